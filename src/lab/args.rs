@@ -1,0 +1,143 @@
+//! Classifies the lab mode's arguments by their content, in any order: board, token, moves, options.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::bitboard::Bitboard;
+use crate::color::Color;
+use crate::notation::lab_board;
+use crate::square::Square;
+
+/// What the lab mode was asked to do.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LabRequest {
+    /// (black, white) discs of the given board, if one was given.
+    pub board: Option<(Bitboard, Bitboard)>,
+    /// The side to play first, if given.
+    pub token: Option<Color>,
+    /// The non-negative moves, in order; negative numbers are already left out.
+    pub moves: Vec<Square>,
+    /// Othello 1's first snapshot: the token keeps the turn even when it cannot move.
+    pub lab1: bool,
+}
+
+/// An argument the lab mode cannot use; the message says what was expected.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("bad argument {argument:?}: {expected}")]
+pub struct BadArgument {
+    pub argument: String,
+    pub expected: String,
+}
+
+const EXPECTED_ANY: &str = "expected a board (64 characters from xXoO.), a token (x or o), \
+     a move (0..63 or a1..h8) or a negative number (ignored)";
+
+/// One pattern, one group per kind of argument, so that a single match classifies.
+static CLASSIFIER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"^(?:(?P<board>[xXoO.]{64})|(?P<token>[xXoO])|(?P<negative>-[0-9]+)|(?P<index>[0-9]+)|(?P<a1>[a-hA-H][1-8]))$",
+    )
+    .expect("the classifier pattern is valid")
+});
+
+impl LabRequest {
+    /// Classifies every argument; the first one that fits nowhere is the error.
+    pub fn parse<S: AsRef<str>>(args: &[S]) -> Result<LabRequest, BadArgument> {
+        let mut request = LabRequest::default();
+        for argument in args {
+            request.add(argument.as_ref())?;
+        }
+        Ok(request)
+    }
+
+    fn add(&mut self, argument: &str) -> Result<(), BadArgument> {
+        let bad = |expected: &str| BadArgument { argument: argument.to_string(), expected: expected.to_string() };
+        if argument == "--lab1" {
+            self.lab1 = true;
+            return Ok(());
+        }
+        let Some(captures) = CLASSIFIER.captures(argument) else {
+            return Err(bad(&explain_unclassified(argument)));
+        };
+        if captures.name("board").is_some() {
+            if self.board.is_some() {
+                return Err(bad("a second board: only one board may be given"));
+            }
+            self.board = Some(lab_board::parse(argument).map_err(|e| bad(&e.to_string()))?);
+        } else if captures.name("token").is_some() {
+            if let Some(token) = self.token {
+                return Err(bad(&format!("a second token: the token was already given as {}", token.lab_char())));
+            }
+            self.token = Color::from_lab_char(argument.chars().next().unwrap_or_default());
+        } else if captures.name("negative").is_none() {
+            // Index or A1 notation; the square parser gives the range error for `64` and beyond.
+            let square = argument.parse::<Square>().map_err(|_| bad("a move is 0..63 or a1..h8"))?;
+            self.moves.push(square);
+        }
+        Ok(())
+    }
+}
+
+/// The most helpful thing to say about an argument that matched no kind.
+fn explain_unclassified(argument: &str) -> String {
+    if argument.is_empty() {
+        return format!("an empty argument; {EXPECTED_ANY}");
+    }
+    if argument.starts_with("--") {
+        return "unknown option; the lab mode takes --lab1 (see othello --help)".to_string();
+    }
+    if let Err(error) = argument.parse::<Square>()
+        && !matches!(error, crate::square::ParseSquareError::Malformed(_))
+    {
+        return error.to_string().split_once(": ").map_or(EXPECTED_ANY.to_string(), |(_, why)| {
+            format!("not a move: {why}")
+        });
+    }
+    let length = argument.chars().count();
+    if argument.chars().all(|c| "xXoO.".contains(c)) {
+        return format!("expected a token (x or o) or a board of exactly 64 characters from xXoO. (this has {length})");
+    }
+    if length == 64 {
+        if let Err(error) = lab_board::parse(argument) {
+            return error.to_string();
+        }
+    }
+    EXPECTED_ANY.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arguments_are_classified_in_any_order() {
+        let board = lab_board::DEFAULT_BOARD;
+        let request = LabRequest::parse(&["19", "O", "-5", "e6", board, "--lab1", "-0000"]).unwrap();
+        assert_eq!(request.token, Some(Color::White));
+        assert_eq!(request.moves, [Square::from_index(19), Square::from_index(44)]);
+        assert!(request.board.is_some() && request.lab1);
+    }
+
+    #[test]
+    fn every_bad_kind_is_named() {
+        let board = lab_board::DEFAULT_BOARD;
+        for (args, fragment) in [
+            (vec!["64"], "0..63"),
+            (vec!["i9"], "columns are a-h"),
+            (vec!["a0"], "rows 1-8"),
+            (vec!["+3"], "expected a board"),
+            (vec!["xo"], "this has 2"),
+            (vec!["1.5"], "expected a board"),
+            (vec![""], "an empty argument"),
+            (vec![&board[1..]], "this has 63"),
+            (vec![board, board], "a second board"),
+            (vec!["x", "o"], "already given as x"),
+            (vec!["--lab9"], "unknown option"),
+        ] {
+            let error = LabRequest::parse(&args).unwrap_err();
+            assert!(error.to_string().contains(fragment), "{args:?}: {error}");
+            assert_eq!(&error.argument, args.last().unwrap());
+        }
+    }
+}

@@ -1,0 +1,65 @@
+//! The lab mode, `othello [board] [token] [moves...]`: the snapshots of the course's Othello labs,
+//! byte for byte as docs/lab-format.md defines them.
+
+pub mod args;
+pub mod render;
+
+pub use args::{BadArgument, LabRequest};
+
+use crate::board::IllegalMove;
+use crate::color::Color;
+use crate::notation::lab_board;
+use crate::position::Position;
+use crate::square::Square;
+
+/// Why a move of the sequence was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    Rule(IllegalMove),
+    GameOver,
+}
+
+/// A move the rules refuse; the snapshots before it stand.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("illegal move {index} ({square}) for {side}: {reason}", index = square.index(), side = side.lab_char(),
+    reason = match refusal { Refusal::Rule(rule) => rule.to_string(), Refusal::GameOver => "the game is over, neither side can move".to_string() })]
+pub struct LabIllegalMove {
+    pub square: Square,
+    /// The side whose turn it was (for a finished game, the side that would have moved next).
+    pub side: Color,
+    pub refusal: Refusal,
+}
+
+/// The starting position of a request: its board (or the default) with its token (or the default).
+pub fn start_position(request: &LabRequest) -> Position {
+    let (black, white) = request
+        .board
+        .unwrap_or_else(|| lab_board::parse(lab_board::DEFAULT_BOARD).expect("the default board is valid"));
+    let empties = 64 - (black | white).count();
+    let token = request.token.unwrap_or(Position::parity_side(empties));
+    Position::from_discs(black, white, token)
+}
+
+/// Appends every snapshot of the request to `out`. On an illegal move, `out` holds the snapshots before
+/// it and the error says why.
+pub fn run(request: &LabRequest, out: &mut String) -> Result<(), LabIllegalMove> {
+    let token_position = start_position(request);
+    let mut position = token_position.after_forced_pass();
+    if request.lab1 {
+        render::snapshot_lab1(out, token_position);
+    } else {
+        render::snapshot(out, position, None);
+    }
+    for &square in &request.moves {
+        let side = position.to_move;
+        if position.is_game_over() {
+            return Err(LabIllegalMove { square, side, refusal: Refusal::GameOver });
+        }
+        let played = position
+            .try_play(square)
+            .map_err(|rule| LabIllegalMove { square, side, refusal: Refusal::Rule(rule) })?;
+        position = played.after_forced_pass();
+        render::snapshot(out, position, Some((side, square)));
+    }
+    Ok(())
+}

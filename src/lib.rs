@@ -1,0 +1,16 @@
+//! othello: the rules of Othello on bitboards, the course's lab mode, strategies and an exact engine.
+
+pub mod bitboard;
+pub mod board;
+pub mod cli;
+pub mod color;
+pub mod lab;
+pub mod notation;
+pub mod position;
+pub mod square;
+
+pub use bitboard::Bitboard;
+pub use board::Board;
+pub use color::Color;
+pub use position::Position;
+pub use square::Square;
