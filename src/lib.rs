@@ -7,6 +7,8 @@ pub mod color;
 pub mod lab;
 pub mod notation;
 pub mod position;
+pub mod rng;
+pub mod search;
 pub mod square;
 
 pub use bitboard::Bitboard;
