@@ -34,7 +34,11 @@ impl Bitboard {
 
     /// The lowest square, if any.
     pub const fn first(self) -> Option<Square> {
-        if self.0 == 0 { None } else { Some(Square::from_index(self.0.trailing_zeros() as u8)) }
+        if self.0 == 0 {
+            None
+        } else {
+            Some(Square::from_index(self.0.trailing_zeros() as u8))
+        }
     }
 
     /// The squares in ascending order.

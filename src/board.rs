@@ -186,7 +186,10 @@ impl Board {
     /// The same discs with the other side to move.
     #[inline]
     pub fn pass(self) -> Board {
-        Board { player: self.opponent, opponent: self.player }
+        Board {
+            player: self.opponent,
+            opponent: self.player,
+        }
     }
 
     /// The final disc difference for the side to move, empty squares going to the winner

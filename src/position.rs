@@ -20,7 +20,10 @@ impl Default for Position {
 }
 
 impl Position {
-    pub const START: Position = Position { board: Board::START, to_move: Color::Black };
+    pub const START: Position = Position {
+        board: Board::START,
+        to_move: Color::Black,
+    };
 
     /// A position from absolute disc sets. The sets must not overlap.
     pub fn from_discs(black: Bitboard, white: Bitboard, to_move: Color) -> Position {
@@ -32,7 +35,11 @@ impl Position {
     }
 
     pub fn discs(self, color: Color) -> Bitboard {
-        if color == self.to_move { self.board.player } else { self.board.opponent }
+        if color == self.to_move {
+            self.board.player
+        } else {
+            self.board.opponent
+        }
     }
 
     pub fn black(self) -> Bitboard {
@@ -65,7 +72,11 @@ impl Position {
     /// The side that would be to move had nobody passed: black when the number of empty squares is
     /// even (the lab's default token).
     pub fn parity_side(board_empties: u32) -> Color {
-        if board_empties % 2 == 0 { Color::Black } else { Color::White }
+        if board_empties.is_multiple_of(2) {
+            Color::Black
+        } else {
+            Color::White
+        }
     }
 
     /// The same discs with `color` to move.
@@ -75,7 +86,10 @@ impl Position {
 
     /// Hands the turn over without a move.
     pub fn pass(self) -> Position {
-        Position { board: self.board.pass(), to_move: !self.to_move }
+        Position {
+            board: self.board.pass(),
+            to_move: !self.to_move,
+        }
     }
 
     /// Applies the forced-pass rule: if the side to move cannot move but the other side can, the other
@@ -86,12 +100,18 @@ impl Position {
 
     /// Plays a move for the side to move and hands the turn over (no pass resolution).
     pub fn try_play(self, square: Square) -> Result<Position, IllegalMove> {
-        Ok(Position { board: self.board.try_play(square)?, to_move: !self.to_move })
+        Ok(Position {
+            board: self.board.try_play(square)?,
+            to_move: !self.to_move,
+        })
     }
 
     /// Plays a move known to be legal and hands the turn over.
     pub fn play(self, square: Square) -> Position {
-        Position { board: self.board.play(square), to_move: !self.to_move }
+        Position {
+            board: self.board.play(square),
+            to_move: !self.to_move,
+        }
     }
 
     /// Disc counts (black, white).

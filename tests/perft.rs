@@ -16,8 +16,15 @@ fn table() -> Vec<(u32, u64)> {
 }
 
 fn check(depths: std::ops::RangeInclusive<u32>) {
-    let rows: Vec<_> = table().into_iter().filter(|(depth, _)| depths.contains(depth)).collect();
-    assert_eq!(rows.len(), depths.clone().count(), "the fixture covers depths {depths:?}");
+    let rows: Vec<_> = table()
+        .into_iter()
+        .filter(|(depth, _)| depths.contains(depth))
+        .collect();
+    assert_eq!(
+        rows.len(),
+        depths.clone().count(),
+        "the fixture covers depths {depths:?}"
+    );
     for (depth, leaves) in rows {
         assert_eq!(perft(Board::START, depth), leaves, "perft {depth}");
     }

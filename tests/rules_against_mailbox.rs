@@ -20,19 +20,33 @@ fn squares(board: Bitboard) -> Vec<usize> {
 
 fn assert_same(position: Position, mailbox: &Mailbox, context: &str) {
     for color in [Color::Black, Color::White] {
-        let discs: Vec<usize> = (0..64).filter(|&sq| mailbox.cells[sq / 8][sq % 8] == cell_of(color)).collect();
+        let discs: Vec<usize> = (0..64)
+            .filter(|&sq| mailbox.cells[sq / 8][sq % 8] == cell_of(color))
+            .collect();
         assert_eq!(squares(position.discs(color)), discs, "{context}: {color} discs");
     }
     let side = cell_of(position.to_move);
     let expected_moves = mailbox.legal_moves(side);
     assert_eq!(squares(position.moves()), expected_moves, "{context}: moves");
-    assert_eq!(squares(position.board.opponent_moves()), mailbox.legal_moves(side.other()), "{context}: opponent moves");
+    assert_eq!(
+        squares(position.board.opponent_moves()),
+        mailbox.legal_moves(side.other()),
+        "{context}: opponent moves"
+    );
     for square in Square::all() {
         let expected = mailbox.flips(side, square.row() as usize, square.col() as usize);
         if mailbox.cells[square.row() as usize][square.col() as usize] == Cell::Empty {
-            assert_eq!(squares(position.board.flips(square)), expected, "{context}: flips of {square}");
+            assert_eq!(
+                squares(position.board.flips(square)),
+                expected,
+                "{context}: flips of {square}"
+            );
         }
-        assert_eq!(position.try_play(square).is_ok(), !expected.is_empty(), "{context}: legality of {square}");
+        assert_eq!(
+            position.try_play(square).is_ok(),
+            !expected.is_empty(),
+            "{context}: legality of {square}"
+        );
     }
 }
 
@@ -64,12 +78,18 @@ fn bitboard_rules_match_the_mailbox_over_ten_thousand_random_games() {
             ply += 1;
         }
         let (black, white) = position.counts();
-        assert_eq!((black as usize, white as usize), (mailbox.count(Cell::Black), mailbox.count(Cell::White)));
+        assert_eq!(
+            (black as usize, white as usize),
+            (mailbox.count(Cell::Black), mailbox.count(Cell::White))
+        );
         if black + white < 64 {
             unfinished_boards += 1;
         }
     }
     // The sample must reach the rare cases it is meant to check.
     assert!(passes > 100, "only {passes} passes");
-    assert!(unfinished_boards > 10, "only {unfinished_boards} games ended with empty squares");
+    assert!(
+        unfinished_boards > 10,
+        "only {unfinished_boards} games ended with empty squares"
+    );
 }

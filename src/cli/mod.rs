@@ -1,11 +1,15 @@
 //! The command line: the lab mode by default, subcommands by name; maps every failure to an exit status.
 
+mod perft;
+
 use std::ffi::OsString;
 use std::io::{self, Write};
 
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Context, Result, anyhow, bail};
+use clap::{Parser, Subcommand};
 
 use crate::lab::{self, LabIllegalMove, LabRequest};
+use crate::position::Position;
 
 /// Exit statuses: 0 success, 1 the rules refused a well-formed request, 2 bad input.
 pub const EXIT_REFUSED: u8 = 1;
@@ -18,36 +22,80 @@ pub struct Refused(#[from] pub anyhow::Error);
 
 /// The exit status for an error that reached `main`.
 pub fn exit_status(error: &anyhow::Error) -> u8 {
-    let refused = error.chain().any(|cause| cause.is::<LabIllegalMove>() || cause.is::<Refused>());
+    let refused = error
+        .chain()
+        .any(|cause| cause.is::<LabIllegalMove>() || cause.is::<Refused>());
     if refused { EXIT_REFUSED } else { EXIT_BAD_INPUT }
 }
 
-const HELP: &str = "\
-othello: Othello (Reversi) for the course's labs, with strategies and an exact engine
-
+const LAB_HELP: &str = "\
 Lab mode (the course's Othello 1-3 snapshots, byte for byte):
-  othello [BOARD] [TOKEN] [MOVES...] [--lab1]
     BOARD   64 characters from xXoO. (default: the start position)
     TOKEN   x or o, the side to play first (default: by parity, passing if it cannot move)
     MOVES   0..63 or a1..h8; negative numbers are ignored
     --lab1  Othello 1's first snapshot: the token keeps the turn, `No moves possible`
 
-Exit status: 0 ok, 1 an illegal move (the snapshots before it are printed), 2 a bad argument.
-";
+Exit status: 0 ok, 1 refused by the rules (an illegal move: the snapshots before it are printed),
+2 bad input (nothing on stdout). Run `othello COMMAND --help` for a command's options.";
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "othello",
+    version,
+    about = "Othello (Reversi) for the course's labs, with strategies and an exact engine",
+    override_usage = "othello [BOARD] [TOKEN] [MOVES...] [--lab1]\n       othello <COMMAND> [ARGS]",
+    after_help = LAB_HELP
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Count the move sequences DEPTH plies ahead (a forced pass is a ply)
+    Perft(perft::PerftArgs),
+}
+
+/// Words that select a subcommand rather than the lab mode (none of them is a lab argument).
+const SUBCOMMANDS: &[&str] = &["perft", "help"];
 
 /// Runs the program on its arguments (without the program name), writing to stdout.
 pub fn run(args: Vec<OsString>) -> Result<()> {
     let args: Vec<String> = args
         .into_iter()
-        .map(|arg| arg.into_string().map_err(|raw| anyhow!("bad argument {raw:?}: not valid UTF-8")))
+        .map(|arg| {
+            arg.into_string()
+                .map_err(|raw| anyhow!("bad argument {raw:?}: not valid UTF-8"))
+        })
         .collect::<Result<_>>()?;
-    if args.iter().any(|arg| arg == "--help" || arg == "-h") {
-        return write_stdout(HELP);
+    let wants_clap = args.first().is_some_and(|first| SUBCOMMANDS.contains(&first.as_str()))
+        || args
+            .iter()
+            .any(|arg| matches!(arg.as_str(), "--help" | "-h" | "--version" | "-V"));
+    if !wants_clap {
+        return run_lab(&args);
     }
-    if args.iter().any(|arg| arg == "--version" || arg == "-V") {
-        return write_stdout(&format!("othello {}\n", env!("CARGO_PKG_VERSION")));
+    let cli = match Cli::try_parse_from(std::iter::once("othello".to_string()).chain(args)) {
+        Ok(cli) => cli,
+        Err(error) if !error.use_stderr() => return write_stdout(&error.render().to_string()),
+        Err(error) => bail!(first_line_of(&error)),
+    };
+    match cli.command {
+        Command::Perft(args) => perft::run(args),
     }
-    run_lab(&args)
+}
+
+/// Clap's message without its usage block and `error: ` prefix: one line, as every error here.
+fn first_line_of(error: &clap::Error) -> String {
+    let rendered = error.render().to_string();
+    let message: Vec<&str> = rendered
+        .lines()
+        .take_while(|line| !line.trim().is_empty())
+        .map(str::trim)
+        .collect();
+    let line = message.join(" ");
+    line.strip_prefix("error: ").unwrap_or(&line).to_string()
 }
 
 fn run_lab(args: &[String]) -> Result<()> {
@@ -56,6 +104,23 @@ fn run_lab(args: &[String]) -> Result<()> {
     let outcome = lab::run(&request, &mut out);
     write_stdout(&out)?;
     Ok(outcome?)
+}
+
+/// A position given on a command line as in the lab mode: a board and an optional token.
+/// Without a token the side is chosen by parity; `forced_pass` applies the lab's pass rule too.
+fn position_from_lab_args(board: &str, token: Option<&str>, forced_pass: bool) -> Result<Position> {
+    let mut words = vec![board];
+    words.extend(token);
+    let request = LabRequest::parse(&words)?;
+    if request.board.is_none() || !request.moves.is_empty() {
+        bail!("bad argument {board:?}: expected a board of 64 characters from xXoO.");
+    }
+    let position = lab::start_position(&request);
+    Ok(if forced_pass {
+        position.after_forced_pass()
+    } else {
+        position
+    })
 }
 
 /// Writes all of `text` to stdout; a closed pipe (`othello ... | head`) is not an error.

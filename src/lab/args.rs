@@ -52,7 +52,10 @@ impl LabRequest {
     }
 
     fn add(&mut self, argument: &str) -> Result<(), BadArgument> {
-        let bad = |expected: &str| BadArgument { argument: argument.to_string(), expected: expected.to_string() };
+        let bad = |expected: &str| BadArgument {
+            argument: argument.to_string(),
+            expected: expected.to_string(),
+        };
         if argument == "--lab1" {
             self.lab1 = true;
             return Ok(());
@@ -67,12 +70,17 @@ impl LabRequest {
             self.board = Some(lab_board::parse(argument).map_err(|e| bad(&e.to_string()))?);
         } else if captures.name("token").is_some() {
             if let Some(token) = self.token {
-                return Err(bad(&format!("a second token: the token was already given as {}", token.lab_char())));
+                return Err(bad(&format!(
+                    "a second token: the token was already given as {}",
+                    token.lab_char()
+                )));
             }
             self.token = Color::from_lab_char(argument.chars().next().unwrap_or_default());
         } else if captures.name("negative").is_none() {
             // Index or A1 notation; the square parser gives the range error for `64` and beyond.
-            let square = argument.parse::<Square>().map_err(|_| bad("a move is 0..63 or a1..h8"))?;
+            let square = argument
+                .parse::<Square>()
+                .map_err(|_| bad("a move is 0..63 or a1..h8"))?;
             self.moves.push(square);
         }
         Ok(())
@@ -90,18 +98,19 @@ fn explain_unclassified(argument: &str) -> String {
     if let Err(error) = argument.parse::<Square>()
         && !matches!(error, crate::square::ParseSquareError::Malformed(_))
     {
-        return error.to_string().split_once(": ").map_or(EXPECTED_ANY.to_string(), |(_, why)| {
-            format!("not a move: {why}")
-        });
+        return error
+            .to_string()
+            .split_once(": ")
+            .map_or(EXPECTED_ANY.to_string(), |(_, why)| format!("not a move: {why}"));
     }
     let length = argument.chars().count();
     if argument.chars().all(|c| "xXoO.".contains(c)) {
         return format!("expected a token (x or o) or a board of exactly 64 characters from xXoO. (this has {length})");
     }
-    if length == 64 {
-        if let Err(error) = lab_board::parse(argument) {
-            return error.to_string();
-        }
+    if length == 64
+        && let Err(error) = lab_board::parse(argument)
+    {
+        return error.to_string();
     }
     EXPECTED_ANY.to_string()
 }

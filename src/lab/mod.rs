@@ -53,11 +53,17 @@ pub fn run(request: &LabRequest, out: &mut String) -> Result<(), LabIllegalMove>
     for &square in &request.moves {
         let side = position.to_move;
         if position.is_game_over() {
-            return Err(LabIllegalMove { square, side, refusal: Refusal::GameOver });
+            return Err(LabIllegalMove {
+                square,
+                side,
+                refusal: Refusal::GameOver,
+            });
         }
-        let played = position
-            .try_play(square)
-            .map_err(|rule| LabIllegalMove { square, side, refusal: Refusal::Rule(rule) })?;
+        let played = position.try_play(square).map_err(|rule| LabIllegalMove {
+            square,
+            side,
+            refusal: Refusal::Rule(rule),
+        })?;
         position = played.after_forced_pass();
         render::snapshot(out, position, Some((side, square)));
     }

@@ -48,7 +48,11 @@ fn board_2d(out: &mut String, position: Position, moves: Bitboard, just_played: 
         } else {
             '.'
         };
-        out.push(if Some(square) == just_played { lower.to_ascii_uppercase() } else { lower });
+        out.push(if Some(square) == just_played {
+            lower.to_ascii_uppercase()
+        } else {
+            lower
+        });
         if square.col() == 7 {
             out.push('\n');
         }

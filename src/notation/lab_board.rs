@@ -5,8 +5,7 @@ use crate::position::Position;
 use crate::square::Square;
 
 /// The default board of the lab: 27 dots, `OX`, 6 dots, `XO`, 27 dots.
-pub const DEFAULT_BOARD: &str =
-    "...........................OX......XO...........................";
+pub const DEFAULT_BOARD: &str = "...........................OX......XO...........................";
 
 /// Why a text is not a lab board.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -69,6 +68,12 @@ mod tests {
     fn errors_say_what_is_wrong() {
         assert_eq!(parse(&DEFAULT_BOARD[1..]), Err(LabBoardError::Length(63)));
         let starred = DEFAULT_BOARD.replacen('.', "*", 1);
-        assert_eq!(parse(&starred), Err(LabBoardError::Character { character: '*', index: 0 }));
+        assert_eq!(
+            parse(&starred),
+            Err(LabBoardError::Character {
+                character: '*',
+                index: 0
+            })
+        );
     }
 }

@@ -10,7 +10,11 @@ pub fn perft(board: Board, depth: u32) -> u64 {
     }
     let moves = board.moves();
     if moves.is_empty() {
-        return if board.opponent_moves().is_empty() { 1 } else { perft(board.pass(), depth - 1) };
+        return if board.opponent_moves().is_empty() {
+            1
+        } else {
+            perft(board.pass(), depth - 1)
+        };
     }
     if depth == 1 {
         // The last ply is counted, not played.

@@ -48,7 +48,11 @@ impl Mailbox {
                 r += dr;
                 c += dc;
             }
-            if !line.is_empty() && (0..8).contains(&r) && (0..8).contains(&c) && self.cells[r as usize][c as usize] == side {
+            if !line.is_empty()
+                && (0..8).contains(&r)
+                && (0..8).contains(&c)
+                && self.cells[r as usize][c as usize] == side
+            {
                 all.extend(line);
             }
         }
@@ -57,7 +61,9 @@ impl Mailbox {
     }
 
     pub fn legal_moves(&self, side: Cell) -> Vec<usize> {
-        (0..64).filter(|&sq| !self.flips(side, sq / 8, sq % 8).is_empty()).collect()
+        (0..64)
+            .filter(|&sq| !self.flips(side, sq / 8, sq % 8).is_empty())
+            .collect()
     }
 
     pub fn play(&mut self, side: Cell, square: usize) {

@@ -1,0 +1,43 @@
+//! `othello perft DEPTH [BOARD [TOKEN]] [--json]`: leaf counts with time and rate.
+
+use std::time::Instant;
+
+use anyhow::Result;
+use clap::Args;
+
+use crate::position::Position;
+use crate::search::perft::perft;
+
+#[derive(Args, Debug)]
+pub struct PerftArgs {
+    /// Plies to look ahead
+    #[arg(value_parser = clap::value_parser!(u32).range(0..=30))]
+    depth: u32,
+    /// The board, as in the lab mode (default: the start position)
+    board: Option<String>,
+    /// The side to move, x or o (default: by parity)
+    token: Option<String>,
+    /// Print one JSON object
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: PerftArgs) -> Result<()> {
+    let position = match &args.board {
+        Some(board) => super::position_from_lab_args(board, args.token.as_deref(), false)?,
+        None => Position::START,
+    };
+    let start = Instant::now();
+    let leaves = perft(position.board, args.depth);
+    let seconds = start.elapsed().as_secs_f64();
+    let text = if args.json {
+        serde_json::json!({ "depth": args.depth, "leaves": leaves, "seconds": seconds }).to_string() + "\n"
+    } else {
+        let rate = leaves as f64 / seconds.max(1e-9) / 1e6;
+        format!(
+            "perft {}: {leaves} leaves in {seconds:.3} s ({rate:.0} million leaves/s)\n",
+            args.depth
+        )
+    };
+    super::write_stdout(&text)
+}
