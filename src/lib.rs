@@ -4,12 +4,16 @@ pub mod bitboard;
 pub mod board;
 pub mod cli;
 pub mod color;
+pub mod eval;
+pub mod game;
 pub mod lab;
 pub mod notation;
 pub mod position;
 pub mod rng;
 pub mod search;
 pub mod square;
+pub mod stability;
+pub mod strategy;
 
 pub use bitboard::Bitboard;
 pub use board::Board;

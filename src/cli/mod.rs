@@ -1,5 +1,6 @@
 //! The command line: the lab mode by default, subcommands by name; maps every failure to an exit status.
 
+mod lookahead;
 mod perft;
 
 use std::ffi::OsString;
@@ -53,12 +54,16 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Seed 004's bestMove(K): minimax over K plies, disc difference, ties to the smallest index
+    Best(lookahead::BestArgs),
+    /// Seed 004's fullGame(K): both sides play bestMove(K) to the end
+    Fullgame(lookahead::FullGameArgs),
     /// Count the move sequences DEPTH plies ahead (a forced pass is a ply)
     Perft(perft::PerftArgs),
 }
 
 /// Words that select a subcommand rather than the lab mode (none of them is a lab argument).
-const SUBCOMMANDS: &[&str] = &["perft", "help"];
+const SUBCOMMANDS: &[&str] = &["best", "fullgame", "perft", "help"];
 
 /// Runs the program on its arguments (without the program name), writing to stdout.
 pub fn run(args: Vec<OsString>) -> Result<()> {
@@ -82,6 +87,8 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
         Err(error) => bail!(first_line_of(&error)),
     };
     match cli.command {
+        Command::Best(args) => lookahead::run_best(args),
+        Command::Fullgame(args) => lookahead::run_fullgame(args),
         Command::Perft(args) => perft::run(args),
     }
 }

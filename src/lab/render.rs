@@ -36,7 +36,8 @@ pub fn snapshot_lab1(out: &mut String, position: Position) {
     out.push_str("No moves possible\n\n");
 }
 
-fn board_2d(out: &mut String, position: Position, moves: Bitboard, just_played: Option<Square>) {
+/// The 8 board lines: discs in lower case, `just_played` in upper case, `moves` as `*`.
+pub fn board_2d(out: &mut String, position: Position, moves: Bitboard, just_played: Option<Square>) {
     let (black, white) = (position.black(), position.white());
     for square in Square::all() {
         let lower = if black.contains(square) {

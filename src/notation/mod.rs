@@ -1,3 +1,4 @@
-//! Text forms of positions and games: the lab's 64-character boards (more formats join here).
+//! Text forms of positions and games: lab boards, seed 004's input.txt (more formats join here).
 
+pub mod input_txt;
 pub mod lab_board;

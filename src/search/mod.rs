@@ -1,3 +1,81 @@
-//! Searches over the rules core: perft (more searches join here).
+//! Searches over the rules core: perft, minimax and alpha-beta with the leaf scoring they share.
 
+pub mod alphabeta;
+pub mod minimax;
 pub mod perft;
+
+use crate::board::Board;
+use crate::eval::Eval;
+use crate::square::Square;
+
+/// Base value of a won game: beyond any heuristic value, so that every win beats every unfinished
+/// position and every loss is worse than any (the margin is added).
+pub const WIN: i32 = 1_000_000;
+
+/// How a finished game is valued.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Terminal {
+    /// A win is worth `WIN` plus the disc margin, a loss `-WIN` minus it (Norvig's final_value,
+    /// with the margin kept so that a bigger win is preferred).
+    WinLoss,
+    /// A finished game is worth its disc difference like any leaf (seed 004's boardScore).
+    DiscDifference,
+}
+
+/// What a search puts at its leaves: an evaluation for unfinished positions and a rule for finished ones.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Scoring {
+    pub eval: Eval,
+    pub terminal: Terminal,
+}
+
+impl Scoring {
+    /// Norvig's strategies: an evaluation, and wins beyond any evaluation.
+    pub const fn strategy(eval: Eval) -> Scoring {
+        Scoring {
+            eval,
+            terminal: Terminal::WinLoss,
+        }
+    }
+
+    /// Seed 004's look-ahead: the evaluation everywhere, finished games included.
+    pub const fn lookahead(eval: Eval) -> Scoring {
+        Scoring {
+            eval,
+            terminal: Terminal::DiscDifference,
+        }
+    }
+
+    /// The value of a finished game for its side to move.
+    #[inline]
+    pub fn terminal(self, board: Board) -> i32 {
+        let difference = board.disc_difference();
+        match self.terminal {
+            Terminal::DiscDifference => self.eval.evaluate(board),
+            Terminal::WinLoss if difference > 0 => WIN + difference,
+            Terminal::WinLoss if difference < 0 => -WIN + difference,
+            Terminal::WinLoss => 0,
+        }
+    }
+
+    /// The value of a position where the search stops: finished games by the terminal rule.
+    #[inline]
+    pub fn leaf(self, board: Board) -> i32 {
+        if board.is_game_over() {
+            self.terminal(board)
+        } else {
+            self.eval.evaluate(board)
+        }
+    }
+}
+
+/// The outcome of a fixed-depth search from a root position.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct SearchResult {
+    /// The chosen move; `None` when the side to move has none (it passes, or the game is over).
+    pub best: Option<Square>,
+    /// The value of the root for its side to move.
+    pub value: i32,
+    /// Positions visited, leaves included.
+    pub nodes: u64,
+}

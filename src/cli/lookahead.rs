@@ -1,0 +1,142 @@
+//! `othello best` and `othello fullgame`: seed 004's bestMove(K) and fullGame(K).
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use serde_json::json;
+
+use super::{Refused, position_from_lab_args, write_stdout};
+use crate::bitboard::Bitboard;
+use crate::eval::Eval;
+use crate::game::{Game, Status};
+use crate::lab::render::board_2d;
+use crate::notation::input_txt;
+use crate::position::Position;
+use crate::search::Scoring;
+use crate::search::alphabeta::alphabeta;
+use crate::strategy::{MAX_DEPTH, StrategySpec};
+
+/// Where the position comes from: seed 004's input file, a lab board and token, or the start.
+#[derive(Args, Debug)]
+pub struct PositionArgs {
+    /// Seed 004's input.txt: the turn (0 black, 1 white), then 8 lines of 8 integers (-1, 0, 1)
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["board", "token"])]
+    input: Option<PathBuf>,
+    /// The board, 64 characters from xXoO. as in the lab mode (default: the start position)
+    board: Option<String>,
+    /// The side to move, x or o (default: as in the lab mode)
+    token: Option<String>,
+}
+
+impl PositionArgs {
+    pub fn position(&self) -> Result<Position> {
+        if let Some(path) = &self.input {
+            let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+            return input_txt::parse(&text).with_context(|| format!("bad input file {}", path.display()));
+        }
+        match &self.board {
+            Some(board) => position_from_lab_args(board, self.token.as_deref(), true),
+            None if self.token.is_some() => bail!("a token needs a board before it"),
+            None => Ok(Position::START),
+        }
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct BestArgs {
+    /// Plies to look ahead (a pass consumes one)
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_DEPTH as i64))]
+    depth: u32,
+    /// The evaluation at the horizon: discs (h1), weights (h2), mobility (h3), corners
+    #[arg(long, default_value = "discs")]
+    eval: Eval,
+    #[command(flatten)]
+    position: PositionArgs,
+    /// Print one JSON object
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run_best(args: BestArgs) -> Result<()> {
+    let position = args.position.position()?;
+    let side = position.to_move;
+    if position.is_game_over() {
+        return Err(Refused(anyhow::anyhow!("the game is over: {side} has no move to choose")).into());
+    }
+    let result = alphabeta(position.board, args.depth, Scoring::lookahead(args.eval));
+    let (index, name) = match result.best {
+        Some(square) => (square.index() as i64, square.to_string()),
+        None => (-1, "pass".to_string()),
+    };
+    let text = if args.json {
+        json!({
+            "move": index, "square": name, "score": result.value, "depth": args.depth,
+            "nodes": result.nodes, "eval": args.eval.name(), "side": side.name(),
+        })
+        .to_string()
+            + "\n"
+    } else {
+        let what = if index < 0 {
+            "must pass".to_string()
+        } else {
+            format!("{index} ({name})")
+        };
+        format!(
+            "best move for {}: {what}, score {} at depth {} ({}), {} nodes\n",
+            side.lab_char(),
+            result.value,
+            args.depth,
+            args.eval,
+            result.nodes
+        )
+    };
+    write_stdout(&text)
+}
+
+#[derive(Args, Debug)]
+pub struct FullGameArgs {
+    /// Plies each side looks ahead (a pass consumes one)
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_DEPTH as i64))]
+    depth: u32,
+    #[command(flatten)]
+    position: PositionArgs,
+    /// Print one JSON object
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run_fullgame(args: FullGameArgs) -> Result<()> {
+    let start = args.position.position()?;
+    let spec = StrategySpec::Lookahead { depth: args.depth };
+    let (mut black, mut white) = (spec.build(0), spec.build(0));
+    let mut game = Game::new(start);
+    game.play_out(&mut [black.as_mut(), white.as_mut()]);
+    debug_assert_eq!(game.status(), Status::Over);
+    let end = game.position();
+    let moves: Vec<usize> = game.moves().map(|square| square.index()).collect();
+    let (black_count, white_count) = end.counts();
+    let winner = end.leader().map_or(-1, |color| color.index() as i64);
+    let text = if args.json {
+        json!({
+            "moves": moves, "winner": winner, "black": black_count, "white": white_count,
+            "board": input_txt::board_rows(end),
+        })
+        .to_string()
+            + "\n"
+    } else {
+        let mut text = String::from("moves:");
+        for index in &moves {
+            text += &format!(" {index}");
+        }
+        text.push('\n');
+        board_2d(&mut text, end, Bitboard::EMPTY, None);
+        let verdict = match end.leader() {
+            Some(color) => format!("{color} wins"),
+            None => "draw".to_string(),
+        };
+        text += &format!("black {black_count}, white {white_count}: {verdict} (winner {winner})\n");
+        text
+    };
+    write_stdout(&text)
+}

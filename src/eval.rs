@@ -1,0 +1,155 @@
+//! Leaf evaluations for the searches, each from the side to move's point of view and zero-sum
+//! (the opponent's value is the negation): discs (h1), weights (h2), mobility (h3), corners.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::bitboard::Bitboard;
+use crate::board::Board;
+use crate::stability::stable_discs;
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Eval {
+    /// h1: own discs minus the opponent's.
+    Discs,
+    /// h2: Norvig's SQUARE_WEIGHTS summed over own discs minus the opponent's.
+    Weights,
+    /// h3: 10 x mobility difference + 30 x stable-disc difference.
+    Mobility,
+    /// The notebook's CornersBot: disc difference + 25 x corner difference.
+    Corners,
+}
+
+/// Norvig's SQUARE_WEIGHTS (chapter 18 of PAIP), row-major from a1.
+#[rustfmt::skip]
+pub const SQUARE_WEIGHTS: [i32; 64] = [
+    120, -20,  20,   5,   5,  20, -20, 120,
+    -20, -40,  -5,  -5,  -5,  -5, -40, -20,
+     20,  -5,  15,   3,   3,  15,  -5,  20,
+      5,  -5,   3,   3,   3,   3,  -5,   5,
+      5,  -5,   3,   3,   3,   3,  -5,   5,
+     20,  -5,  15,   3,   3,  15,  -5,  20,
+    -20, -40,  -5,  -5,  -5,  -5, -40, -20,
+    120, -20,  20,   5,   5,  20, -20, 120,
+];
+
+/// The weight table as (weight, squares with that weight): eight popcounts instead of 64 lookups.
+const WEIGHT_CLASSES: [(i32, u64); 8] = weight_classes();
+
+const fn weight_classes() -> [(i32, u64); 8] {
+    let values = [120, -20, 20, 5, -40, -5, 15, 3];
+    let mut classes = [(0, 0u64); 8];
+    let mut i = 0;
+    while i < 8 {
+        let mut mask = 0u64;
+        let mut square = 0;
+        while square < 64 {
+            if SQUARE_WEIGHTS[square] == values[i] {
+                mask |= 1 << square;
+            }
+            square += 1;
+        }
+        classes[i] = (values[i], mask);
+        i += 1;
+    }
+    classes
+}
+
+/// The sum of SQUARE_WEIGHTS over `player` minus over `opponent`.
+pub fn weighted_score(player: Bitboard, opponent: Bitboard) -> i32 {
+    WEIGHT_CLASSES
+        .iter()
+        .map(|&(weight, mask)| {
+            weight * ((player.0 & mask).count_ones() as i32 - (opponent.0 & mask).count_ones() as i32)
+        })
+        .sum()
+}
+
+impl Eval {
+    pub const ALL: [Eval; 4] = [Eval::Discs, Eval::Weights, Eval::Mobility, Eval::Corners];
+
+    /// The value of `board` for its side to move.
+    #[inline]
+    pub fn evaluate(self, board: Board) -> i32 {
+        match self {
+            Eval::Discs => board.disc_difference(),
+            Eval::Weights => weighted_score(board.player, board.opponent),
+            Eval::Mobility => {
+                let mobility = board.moves().count() as i32 - board.opponent_moves().count() as i32;
+                let (p, o) = (board.player.0, board.opponent.0);
+                let stability = stable_discs(p, o).count_ones() as i32 - stable_discs(o, p).count_ones() as i32;
+                10 * mobility + 30 * stability
+            }
+            Eval::Corners => {
+                let corners = (board.player & Bitboard::CORNERS).count() as i32
+                    - (board.opponent & Bitboard::CORNERS).count() as i32;
+                board.disc_difference() + 25 * corners
+            }
+        }
+    }
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            Eval::Discs => "discs",
+            Eval::Weights => "weights",
+            Eval::Mobility => "mobility",
+            Eval::Corners => "corners",
+        }
+    }
+}
+
+impl fmt::Display for Eval {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An evaluation name that is not one of ours.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown evaluation {0:?}: expected discs (h1), weights (h2), mobility (h3) or corners")]
+pub struct UnknownEval(pub String);
+
+impl FromStr for Eval {
+    type Err = UnknownEval;
+
+    fn from_str(text: &str) -> Result<Eval, UnknownEval> {
+        match text.to_ascii_lowercase().as_str() {
+            "discs" | "h1" => Ok(Eval::Discs),
+            "weights" | "h2" => Ok(Eval::Weights),
+            "mobility" | "h3" => Ok(Eval::Mobility),
+            "corners" => Ok(Eval::Corners),
+            _ => Err(UnknownEval(text.to_string())),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn weighted_score_matches_a_plain_sum() {
+        let player = Bitboard(0x8100_0000_1800_0081);
+        let opponent = Bitboard(0x0042_0000_0000_4200);
+        let plain: i32 = player.squares().map(|s| SQUARE_WEIGHTS[s.index()]).sum::<i32>()
+            - opponent.squares().map(|s| SQUARE_WEIGHTS[s.index()]).sum::<i32>();
+        assert_eq!(weighted_score(player, opponent), plain);
+    }
+
+    #[test]
+    fn evaluations_are_zero_sum() {
+        let board = Board::START.play(crate::square::Square::from_index(19));
+        for eval in Eval::ALL {
+            assert_eq!(eval.evaluate(board), -eval.evaluate(board.pass()), "{eval}");
+        }
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for eval in Eval::ALL {
+            assert_eq!(eval.name().parse::<Eval>(), Ok(eval));
+        }
+        assert_eq!("H3".parse::<Eval>(), Ok(Eval::Mobility));
+        assert!("pieces".parse::<Eval>().is_err());
+    }
+}

@@ -1,0 +1,232 @@
+//! The `Strategy` trait and the strategy names users type (`random`, `greedy`, `weighted`,
+//! `minimax:DEPTH[:EVAL]`, `alphabeta:DEPTH[:EVAL]`, `lookahead:K`), the same in every command.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::board::Board;
+use crate::eval::{Eval, weighted_score};
+use crate::position::Position;
+use crate::rng::SeededRng;
+use crate::search::alphabeta::alphabeta;
+use crate::search::minimax::minimax;
+use crate::search::{Scoring, SearchResult};
+use crate::square::Square;
+
+/// What a strategy decided, with what it cost.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Decision {
+    pub square: Square,
+    /// The value the strategy gave its move (side to move's view), when it computes one.
+    pub value: Option<i32>,
+    /// Positions it examined.
+    pub nodes: u64,
+}
+
+/// Chooses a move in positions where the side to move has at least one legal move.
+pub trait Strategy: Send {
+    fn choose(&mut self, position: Position) -> Decision;
+}
+
+/// A strategy as users name it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum StrategySpec {
+    /// A uniformly random legal move (seeded).
+    Random,
+    /// Norvig's maximizer(score): the move leaving the most discs.
+    Greedy,
+    /// Norvig's maximizer(weighted_score): the best SQUARE_WEIGHTS balance after one move.
+    Weighted,
+    Minimax {
+        depth: u32,
+        eval: Eval,
+    },
+    AlphaBeta {
+        depth: u32,
+        eval: Eval,
+    },
+    /// Seed 004's bestMove(K): minimax over K plies on disc difference, finished games included.
+    Lookahead {
+        depth: u32,
+    },
+}
+
+/// The largest depth the fixed-depth searches accept (beyond it a move takes hours).
+pub const MAX_DEPTH: u32 = 30;
+
+/// The evaluation minimax and alphabeta use when none is named.
+pub const DEFAULT_EVAL: Eval = Eval::Weights;
+
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "unknown strategy {0:?}: expected random, greedy, weighted, minimax:DEPTH[:EVAL], alphabeta:DEPTH[:EVAL] or lookahead:K (EVAL: discs, weights, mobility, corners; DEPTH 1..{MAX_DEPTH})"
+)]
+pub struct UnknownStrategy(pub String);
+
+impl FromStr for StrategySpec {
+    type Err = UnknownStrategy;
+
+    fn from_str(text: &str) -> Result<StrategySpec, UnknownStrategy> {
+        let unknown = || UnknownStrategy(text.to_string());
+        let parts: Vec<&str> = text.split(':').collect();
+        let depth = |word: &str| {
+            word.parse::<u32>()
+                .ok()
+                .filter(|d| (1..=MAX_DEPTH).contains(d))
+                .ok_or_else(unknown)
+        };
+        let eval = |word: Option<&&str>| word.map_or(Ok(DEFAULT_EVAL), |w| w.parse::<Eval>().map_err(|_| unknown()));
+        match parts.as_slice() {
+            ["random"] => Ok(StrategySpec::Random),
+            ["greedy"] => Ok(StrategySpec::Greedy),
+            ["weighted"] => Ok(StrategySpec::Weighted),
+            ["minimax", d, rest @ ..] if rest.len() <= 1 => Ok(StrategySpec::Minimax {
+                depth: depth(d)?,
+                eval: eval(rest.first())?,
+            }),
+            ["alphabeta", d, rest @ ..] if rest.len() <= 1 => Ok(StrategySpec::AlphaBeta {
+                depth: depth(d)?,
+                eval: eval(rest.first())?,
+            }),
+            ["lookahead", d] => Ok(StrategySpec::Lookahead { depth: depth(d)? }),
+            _ => Err(unknown()),
+        }
+    }
+}
+
+impl fmt::Display for StrategySpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StrategySpec::Random => f.write_str("random"),
+            StrategySpec::Greedy => f.write_str("greedy"),
+            StrategySpec::Weighted => f.write_str("weighted"),
+            StrategySpec::Minimax { depth, eval } => write!(f, "minimax:{depth}:{eval}"),
+            StrategySpec::AlphaBeta { depth, eval } => write!(f, "alphabeta:{depth}:{eval}"),
+            StrategySpec::Lookahead { depth } => write!(f, "lookahead:{depth}"),
+        }
+    }
+}
+
+impl StrategySpec {
+    /// A player following this spec; `seed` feeds the random ones.
+    pub fn build(self, seed: u64) -> Box<dyn Strategy> {
+        match self {
+            StrategySpec::Random => Box::new(RandomStrategy(SeededRng::new(seed))),
+            StrategySpec::Greedy => Box::new(Maximizer(|board: Board| board.disc_difference())),
+            StrategySpec::Weighted => Box::new(Maximizer(|board: Board| weighted_score(board.player, board.opponent))),
+            StrategySpec::Minimax { depth, eval } => Box::new(FixedDepth {
+                depth,
+                scoring: Scoring::strategy(eval),
+                search: minimax,
+            }),
+            StrategySpec::AlphaBeta { depth, eval } => Box::new(FixedDepth {
+                depth,
+                scoring: Scoring::strategy(eval),
+                search: alphabeta,
+            }),
+            StrategySpec::Lookahead { depth } => Box::new(FixedDepth {
+                depth,
+                scoring: Scoring::lookahead(Eval::Discs),
+                search: alphabeta,
+            }),
+        }
+    }
+}
+
+struct RandomStrategy(SeededRng);
+
+impl Strategy for RandomStrategy {
+    fn choose(&mut self, position: Position) -> Decision {
+        Decision {
+            square: self.0.pick_square(position.moves()),
+            value: None,
+            nodes: 0,
+        }
+    }
+}
+
+/// Norvig's maximizer(evaluate): the move whose resulting board is best for the mover, first
+/// (smallest index) among equals.
+struct Maximizer<F>(F);
+
+impl<F: Fn(Board) -> i32 + Send> Strategy for Maximizer<F> {
+    fn choose(&mut self, position: Position) -> Decision {
+        let board = position.board;
+        let mut best: Option<(Square, i32)> = None;
+        let mut nodes = 0;
+        for square in board.moves() {
+            // The child board is the opponent's view; the mover's value is its mirror.
+            let value = (self.0)(board.play(square).pass());
+            nodes += 1;
+            if best.is_none_or(|(_, best_value)| value > best_value) {
+                best = Some((square, value));
+            }
+        }
+        let (square, value) = best.expect("a strategy is only asked when a move exists");
+        Decision {
+            square,
+            value: Some(value),
+            nodes,
+        }
+    }
+}
+
+struct FixedDepth {
+    depth: u32,
+    scoring: Scoring,
+    search: fn(Board, u32, Scoring) -> SearchResult,
+}
+
+impl Strategy for FixedDepth {
+    fn choose(&mut self, position: Position) -> Decision {
+        let result = (self.search)(position.board, self.depth, self.scoring);
+        let square = result.best.expect("a strategy is only asked when a move exists");
+        Decision {
+            square,
+            value: Some(result.value),
+            nodes: result.nodes,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_default_the_evaluation() {
+        for text in [
+            "random",
+            "greedy",
+            "weighted",
+            "minimax:3:discs",
+            "alphabeta:8:mobility",
+            "lookahead:4",
+        ] {
+            assert_eq!(text.parse::<StrategySpec>().unwrap().to_string(), text);
+        }
+        assert_eq!(
+            "alphabeta:4".parse::<StrategySpec>().unwrap().to_string(),
+            "alphabeta:4:weights"
+        );
+        for bad in [
+            "",
+            "alphabeta",
+            "alphabeta:0",
+            "alphabeta:x",
+            "alphabeta:4:pieces",
+            "minimax:2:discs:1",
+            "lookahead:3:discs",
+        ] {
+            assert!(bad.parse::<StrategySpec>().is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn greedy_takes_the_most_discs_and_the_smallest_index_among_equals() {
+        // From the start every move flips one disc: the first, d3 (19), wins the tie.
+        let decision = StrategySpec::Greedy.build(0).choose(Position::START);
+        assert_eq!(decision.square.index(), 19);
+        assert_eq!(decision.value, Some(3));
+    }
+}
