@@ -7,6 +7,8 @@ pub mod color;
 pub mod eval;
 pub mod game;
 pub mod lab;
+pub mod log;
+pub mod matches;
 pub mod notation;
 pub mod position;
 pub mod rng;

@@ -1,7 +1,11 @@
 //! The command line: the lab mode by default, subcommands by name; maps every failure to an exit status.
 
+mod display;
 mod lookahead;
+mod matches;
 mod perft;
+mod play;
+mod replay;
 
 use std::ffi::OsString;
 use std::io::{self, Write};
@@ -58,12 +62,18 @@ enum Command {
     Best(lookahead::BestArgs),
     /// Seed 004's fullGame(K): both sides play bestMove(K) to the end
     Fullgame(lookahead::FullGameArgs),
+    /// Play a match between two strategies, colours alternating
+    Match(matches::MatchArgs),
+    /// Play in the terminal: a person against the computer, or any two players
+    Play(play::PlayArgs),
+    /// Check a game or match log against the rules and show how each game ended
+    Replay(replay::ReplayArgs),
     /// Count the move sequences DEPTH plies ahead (a forced pass is a ply)
     Perft(perft::PerftArgs),
 }
 
 /// Words that select a subcommand rather than the lab mode (none of them is a lab argument).
-const SUBCOMMANDS: &[&str] = &["best", "fullgame", "perft", "help"];
+const SUBCOMMANDS: &[&str] = &["best", "fullgame", "match", "perft", "play", "replay", "help"];
 
 /// Runs the program on its arguments (without the program name), writing to stdout.
 pub fn run(args: Vec<OsString>) -> Result<()> {
@@ -89,7 +99,10 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
     match cli.command {
         Command::Best(args) => lookahead::run_best(args),
         Command::Fullgame(args) => lookahead::run_fullgame(args),
+        Command::Match(args) => matches::run(args),
         Command::Perft(args) => perft::run(args),
+        Command::Play(args) => play::run(args),
+        Command::Replay(args) => replay::run(args),
     }
 }
 

@@ -1,0 +1,179 @@
+//! `othello match A B`: a match between two strategies, with its score, disc share and costs.
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use anyhow::{Context, Result};
+use clap::Args;
+use serde_json::json;
+
+use super::write_stdout;
+use crate::color::Color;
+use crate::log::{GameLog, write_atomically};
+use crate::matches::{MatchConfig, MatchReport, SideTotals, play_match};
+use crate::strategy::StrategySpec;
+
+#[derive(Args, Debug)]
+pub struct MatchArgs {
+    /// Strategy A: random, greedy, weighted, minimax:D[:EVAL], alphabeta:D[:EVAL], lookahead:K
+    a: StrategySpec,
+    /// Strategy B, named the same way
+    b: StrategySpec,
+    /// Games to play; A is black in the even-numbered ones
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
+    games: u32,
+    /// Seed for random openings and random strategies
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Start each pair of games from the same opening of this many random moves, once with each colour
+    #[arg(long, value_name = "PLIES", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=59))]
+    openings: u32,
+    /// Write every game as JSON Lines, one game a line
+    #[arg(long, value_name = "FILE")]
+    log: Option<PathBuf>,
+    /// Threads to play on (default: all cores); results do not depend on it
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
+    threads: Option<u32>,
+    /// Print one JSON object
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: MatchArgs) -> Result<()> {
+    let config = MatchConfig {
+        a: args.a,
+        b: args.b,
+        games: args.games,
+        seed: args.seed,
+        opening_plies: args.openings,
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0) as usize)
+        .build()
+        .context("cannot start the match's threads")?;
+    let progress = Progress::new(args.games);
+    let report = pool.install(|| play_match(config, &|| progress.tick()));
+    progress.finish();
+    if let Some(path) = &args.log {
+        write_atomically(path, &match_log(&report)?).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    write_stdout(&if args.json {
+        json_report(&report)
+    } else {
+        text_report(&report)
+    })
+}
+
+fn match_log(report: &MatchReport) -> Result<String> {
+    let mut lines = String::new();
+    let (a, b) = (report.config.a.to_string(), report.config.b.to_string());
+    for played in &report.games {
+        let (black, white) = if played.a_color == Color::Black {
+            (&a, &b)
+        } else {
+            (&b, &a)
+        };
+        let mut log = GameLog::from_game(&played.game, black, white, (played.started, played.ended));
+        log.game = Some(played.index);
+        lines += &serde_json::to_string(&log)?;
+        lines.push('\n');
+    }
+    Ok(lines)
+}
+
+fn side_json(spec: StrategySpec, totals: SideTotals) -> serde_json::Value {
+    json!({
+        "strategy": spec.to_string(),
+        "moves": totals.moves,
+        "ms_per_move": totals.ms_per_move(),
+        "nodes_per_move": totals.nodes_per_move(),
+    })
+}
+
+fn json_report(report: &MatchReport) -> String {
+    let config = report.config;
+    json!({
+        "a": side_json(config.a, report.a_totals),
+        "b": side_json(config.b, report.b_totals),
+        "games": config.games,
+        "seed": config.seed,
+        "openings": config.opening_plies,
+        "wins": report.wins,
+        "draws": report.draws,
+        "losses": report.losses,
+        "points": report.points(),
+        "disc_share": report.disc_share(),
+        "a_discs": report.a_discs,
+        "b_discs": report.b_discs,
+    })
+    .to_string()
+        + "\n"
+}
+
+fn text_report(report: &MatchReport) -> String {
+    let config = report.config;
+    let openings = match config.opening_plies {
+        0 => "from the start position".to_string(),
+        plies => format!("from random openings of {plies} moves, each played with both colours"),
+    };
+    let line = |spec: StrategySpec, totals: SideTotals| {
+        format!(
+            "  {spec}: {} moves, {:.3} ms and {:.0} nodes per move\n",
+            totals.moves,
+            totals.ms_per_move(),
+            totals.nodes_per_move()
+        )
+    };
+    format!(
+        "{} vs {}: {} games (seed {}) {openings}\n\
+         {}: {} wins, {} draws, {} losses: {:.1} of {} points ({:.1}%), {:.1}% of the discs\n{}{}",
+        config.a,
+        config.b,
+        config.games,
+        config.seed,
+        config.a,
+        report.wins,
+        report.draws,
+        report.losses,
+        report.points(),
+        config.games,
+        100.0 * report.points() / f64::from(config.games),
+        100.0 * report.disc_share(),
+        line(config.a, report.a_totals),
+        line(config.b, report.b_totals),
+    )
+}
+
+/// A one-line progress bar on stderr, drawn only when stderr is a terminal.
+struct Progress {
+    total: u32,
+    done: AtomicU32,
+    visible: bool,
+}
+
+impl Progress {
+    fn new(total: u32) -> Progress {
+        Progress {
+            total,
+            done: AtomicU32::new(0),
+            visible: std::io::stderr().is_terminal(),
+        }
+    }
+
+    fn tick(&self) {
+        let done = self.done.fetch_add(1, Ordering::Relaxed) + 1;
+        if self.visible {
+            let width = 40;
+            let filled = (done as usize * width) / self.total.max(1) as usize;
+            let bar = format!("{}{}", "#".repeat(filled), ".".repeat(width - filled));
+            let _ = write!(std::io::stderr(), "\r[{bar}] {done}/{} games", self.total);
+        }
+    }
+
+    fn finish(&self) {
+        if self.visible {
+            let _ = write!(std::io::stderr(), "\r{}\r", " ".repeat(60));
+        }
+    }
+}

@@ -1,0 +1,280 @@
+//! JSON game logs (seed 003): who played, every move with its flips and a computer's statistics,
+//! passes, the result; written atomically, and replayed against the rules.
+
+use std::fs;
+use std::io::Write;
+use std::path::Path;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+
+use crate::bitboard::Bitboard;
+use crate::color::Color;
+use crate::game::{Game, MoveStats, Turn};
+use crate::notation::lab_board;
+use crate::position::Position;
+use crate::square::Square;
+
+pub const FORMAT: &str = "othello-game-log";
+pub const VERSION: u32 = 1;
+
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct GameLog {
+    pub format: String,
+    pub version: u32,
+    pub start_time: String,
+    pub end_time: String,
+    /// Who played black and white: `human` or a strategy name.
+    pub black: String,
+    pub white: String,
+    /// The game's number within a match, when it was one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game: Option<u32>,
+    pub start: StartLog,
+    pub moves: Vec<MoveLog>,
+    pub result: ResultLog,
+}
+
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct StartLog {
+    /// The lab's 64-character board.
+    pub board: String,
+    pub to_move: Color,
+}
+
+/// One turn: a move (square in both notations, flipped squares, a computer's statistics) or a pass.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct MoveLog {
+    pub side: Color,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub pass: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub square: Option<u8>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flipped: Vec<u8>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ms: Option<f64>,
+}
+
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct ResultLog {
+    pub black: u32,
+    pub white: u32,
+    /// `black`, `white`, `draw`, or `unfinished` for a game stopped before its end.
+    pub winner: String,
+}
+
+/// A log that does not agree with the rules or with itself.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ReplayError {
+    #[error("not an {FORMAT} version {VERSION} log (format {0:?}, version {1})")]
+    Format(String, u32),
+    #[error("bad start board: {0}")]
+    Start(String),
+    #[error("turn {turn}: {message}")]
+    Turn { turn: usize, message: String },
+    #[error("result: {0}")]
+    Result(String),
+}
+
+/// The winner field for a position: who leads if the game is over.
+fn verdict(game: &Game) -> String {
+    if !game.is_over() {
+        return "unfinished".to_string();
+    }
+    game.position()
+        .leader()
+        .map_or("draw".to_string(), |color| color.name().to_string())
+}
+
+impl GameLog {
+    pub fn from_game(game: &Game, black: &str, white: &str, times: (SystemTime, SystemTime)) -> GameLog {
+        let moves = game
+            .turns()
+            .iter()
+            .map(|turn| match *turn {
+                Turn::Pass { side } => MoveLog {
+                    side,
+                    pass: true,
+                    square: None,
+                    name: None,
+                    flipped: Vec::new(),
+                    value: None,
+                    nodes: None,
+                    ms: None,
+                },
+                Turn::Move {
+                    side,
+                    square,
+                    flipped,
+                    stats,
+                } => MoveLog {
+                    side,
+                    pass: false,
+                    square: Some(square.index() as u8),
+                    name: Some(square.to_string()),
+                    flipped: flipped.squares().map(|s| s.index() as u8).collect(),
+                    value: stats.and_then(|s| s.value),
+                    nodes: stats.map(|s| s.nodes),
+                    ms: stats.map(|s| (s.seconds * 1e6).round() / 1e3),
+                },
+            })
+            .collect();
+        let (black_count, white_count) = game.position().counts();
+        GameLog {
+            format: FORMAT.to_string(),
+            version: VERSION,
+            start_time: rfc3339(times.0),
+            end_time: rfc3339(times.1),
+            black: black.to_string(),
+            white: white.to_string(),
+            game: None,
+            start: StartLog {
+                board: lab_board::format(game.start()),
+                to_move: game.start().to_move,
+            },
+            moves,
+            result: ResultLog {
+                black: black_count,
+                white: white_count,
+                winner: verdict(game),
+            },
+        }
+    }
+
+    /// Plays the log through the rules; every move, flip, pass and the result must agree.
+    pub fn replay(&self) -> Result<Game, ReplayError> {
+        if self.format != FORMAT || self.version != VERSION {
+            return Err(ReplayError::Format(self.format.clone(), self.version));
+        }
+        let (black, white) = lab_board::parse(&self.start.board).map_err(|e| ReplayError::Start(e.to_string()))?;
+        if !(black & white).is_empty() {
+            return Err(ReplayError::Start("a square holds both colours".into()));
+        }
+        let mut game = Game::new(Position::from_discs(black, white, self.start.to_move));
+        for (i, logged) in self.moves.iter().enumerate() {
+            let fail = |message: String| ReplayError::Turn { turn: i + 1, message };
+            let to_move = game.position().to_move;
+            if logged.side != to_move {
+                return Err(fail(format!(
+                    "the log has {} moving, but it is {to_move}'s turn",
+                    logged.side
+                )));
+            }
+            if logged.pass {
+                game.pass()
+                    .map_err(|_| fail(format!("{to_move} passes but has a legal move or the game is over")))?;
+                continue;
+            }
+            let index = logged.square.ok_or_else(|| fail("a move without a square".into()))?;
+            let square = Square::new(index).ok_or_else(|| fail(format!("square {index} is off the board")))?;
+            if let Some(name) = &logged.name
+                && name.parse::<Square>().ok() != Some(square)
+            {
+                return Err(fail(format!("the name {name:?} is not square {index}")));
+            }
+            let stats = logged.nodes.map(|nodes| MoveStats {
+                value: logged.value,
+                nodes,
+                seconds: logged.ms.unwrap_or(0.0) / 1e3,
+            });
+            let flipped = game
+                .play(square, stats)
+                .map_err(|why| fail(format!("{index} ({square}) is illegal for {to_move}: {why}")))?;
+            let logged_flips: Bitboard = logged.flipped.iter().filter_map(|&s| Square::new(s)).collect();
+            if logged_flips != flipped || logged_flips.count() as usize != logged.flipped.len() {
+                let actual: Vec<usize> = flipped.squares().map(Square::index).collect();
+                return Err(fail(format!(
+                    "{square} flips {actual:?}, the log says {:?}",
+                    logged.flipped
+                )));
+            }
+        }
+        let (black_count, white_count) = game.position().counts();
+        if (black_count, white_count) != (self.result.black, self.result.white) {
+            return Err(ReplayError::Result(format!(
+                "the log says black {}, white {}, the moves give black {black_count}, white {white_count}",
+                self.result.black, self.result.white
+            )));
+        }
+        let expected = verdict(&game);
+        if self.result.winner != expected {
+            return Err(ReplayError::Result(format!(
+                "the log says {:?}, the moves give {expected:?}",
+                self.result.winner
+            )));
+        }
+        Ok(game)
+    }
+}
+
+/// Writes `contents` to `path` through a temporary file in the same folder and a rename, so that
+/// readers never see a half-written file.
+pub fn write_atomically(path: &Path, contents: &str) -> std::io::Result<()> {
+    let folder = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .ok_or_else(|| std::io::Error::other("the path names no file"))?;
+    let temporary = folder.join(format!(".{}.{}.tmp", name.to_string_lossy(), std::process::id()));
+    let result = fs::File::create(&temporary)
+        .and_then(|mut file| file.write_all(contents.as_bytes()).and_then(|()| file.sync_all()))
+        .and_then(|()| fs::rename(&temporary, path));
+    if result.is_err() {
+        let _ = fs::remove_file(&temporary);
+    }
+    result
+}
+
+/// A UTC timestamp such as `2026-11-22T12:55:03.123Z`.
+pub fn rfc3339(time: SystemTime) -> String {
+    let since_epoch = time.duration_since(UNIX_EPOCH).unwrap_or_default();
+    let seconds = since_epoch.as_secs();
+    let (days, of_day) = ((seconds / 86_400) as i64, seconds % 86_400);
+    // Days since 1970-01-01 to a civil date (the proleptic Gregorian calendar, eras of 400 years).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let day_of_era = z.rem_euclid(146_097);
+    let year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let month_index = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * month_index + 2) / 5 + 1;
+    let month = if month_index < 10 {
+        month_index + 3
+    } else {
+        month_index - 9
+    };
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
+        of_day / 3600,
+        of_day / 60 % 60,
+        of_day % 60,
+        since_epoch.subsec_millis()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn timestamps_are_rfc3339() {
+        assert_eq!(rfc3339(UNIX_EPOCH), "1970-01-01T00:00:00.000Z");
+        let day = UNIX_EPOCH + Duration::from_millis(1_795_352_103_250);
+        assert_eq!(rfc3339(day), "2026-11-22T12:55:03.250Z");
+        assert_eq!(
+            rfc3339(UNIX_EPOCH + Duration::from_secs(951_782_400)),
+            "2000-02-29T00:00:00.000Z"
+        );
+    }
+}

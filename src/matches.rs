@@ -1,0 +1,202 @@
+//! Strategy-against-strategy matches: colours alternating, optional random openings played once with
+//! each colour, games in parallel. Each game depends only on the seed and its number, so results do
+//! not depend on the thread count (time-limited strategies excepted: they see the clock).
+
+use std::time::SystemTime;
+
+use rayon::prelude::*;
+
+use crate::color::Color;
+use crate::game::{Game, Status, Turn};
+use crate::position::Position;
+use crate::rng::SeededRng;
+use crate::strategy::StrategySpec;
+
+#[derive(Clone, Copy, Debug)]
+pub struct MatchConfig {
+    pub a: StrategySpec,
+    pub b: StrategySpec,
+    pub games: u32,
+    pub seed: u64,
+    /// Random moves played from the start before the strategies take over (0: none).
+    pub opening_plies: u32,
+}
+
+/// One finished game of a match.
+#[derive(Clone, Debug)]
+pub struct PlayedGame {
+    pub index: u32,
+    /// The colour A played.
+    pub a_color: Color,
+    pub game: Game,
+    /// Turns of `game` that were the random opening.
+    pub opening_turns: usize,
+    pub started: SystemTime,
+    pub ended: SystemTime,
+}
+
+impl PlayedGame {
+    /// Discs of (A, B) at the end.
+    pub fn discs(&self) -> (u32, u32) {
+        let end = self.game.position();
+        (end.discs(self.a_color).count(), end.discs(!self.a_color).count())
+    }
+}
+
+/// Moves made by one side and what they cost.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SideTotals {
+    pub moves: u64,
+    pub nodes: u64,
+    pub seconds: f64,
+}
+
+impl SideTotals {
+    pub fn ms_per_move(&self) -> f64 {
+        if self.moves == 0 {
+            0.0
+        } else {
+            self.seconds * 1e3 / self.moves as f64
+        }
+    }
+
+    pub fn nodes_per_move(&self) -> f64 {
+        if self.moves == 0 {
+            0.0
+        } else {
+            self.nodes as f64 / self.moves as f64
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct MatchReport {
+    pub config: MatchConfig,
+    pub games: Vec<PlayedGame>,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    pub a_discs: u64,
+    pub b_discs: u64,
+    pub a_totals: SideTotals,
+    pub b_totals: SideTotals,
+}
+
+impl MatchReport {
+    /// A's points: a win 1, a draw 1/2.
+    pub fn points(&self) -> f64 {
+        f64::from(self.wins) + f64::from(self.draws) / 2.0
+    }
+
+    /// A's discs over all discs at the ends of the games (the course's Lab 4 measure).
+    pub fn disc_share(&self) -> f64 {
+        let all = self.a_discs + self.b_discs;
+        if all == 0 {
+            0.0
+        } else {
+            self.a_discs as f64 / all as f64
+        }
+    }
+}
+
+/// The opening of pair `pair`: `plies` random moves from the start (forced passes do not count).
+pub fn random_opening(seed: u64, pair: u32, plies: u32) -> Game {
+    let mut rng = SeededRng::for_item(seed, u64::from(pair));
+    let mut game = Game::new(Position::START);
+    let mut played = 0;
+    while played < plies {
+        match game.status() {
+            Status::Over => break,
+            Status::MustPass(_) => game.pass().expect("the pass is forced"),
+            Status::ToMove(_) => {
+                game.play(rng.pick_square(game.position().moves()), None)
+                    .expect("a legal move");
+                played += 1;
+            }
+        }
+    }
+    game
+}
+
+/// Plays game `index` of the match: A is black in even games and white in odd ones, and with
+/// openings both games of a pair start from the same one.
+pub fn play_game(config: &MatchConfig, index: u32) -> PlayedGame {
+    let started = SystemTime::now();
+    let a_color = if index % 2 == 0 { Color::Black } else { Color::White };
+    let mut game = if config.opening_plies > 0 {
+        random_opening(config.seed, index / 2, config.opening_plies)
+    } else {
+        Game::new(Position::START)
+    };
+    let opening_turns = game.turns().len();
+    let player_seed =
+        |side: u64| SeededRng::for_item(config.seed ^ 0x5eed_0f_9a3e, u64::from(index) * 2 + side).next_u64();
+    let mut a = config.a.build(player_seed(0));
+    let mut b = config.b.build(player_seed(1));
+    let mut players: [&mut dyn crate::strategy::Strategy; 2] = if a_color == Color::Black {
+        [a.as_mut(), b.as_mut()]
+    } else {
+        [b.as_mut(), a.as_mut()]
+    };
+    game.play_out(&mut players);
+    PlayedGame {
+        index,
+        a_color,
+        game,
+        opening_turns,
+        started,
+        ended: SystemTime::now(),
+    }
+}
+
+/// Plays the whole match on rayon's threads; `on_game_done` is called as each game ends.
+pub fn play_match(config: MatchConfig, on_game_done: &(dyn Fn() + Sync)) -> MatchReport {
+    let games: Vec<PlayedGame> = (0..config.games)
+        .into_par_iter()
+        .map(|index| {
+            let game = play_game(&config, index);
+            on_game_done();
+            game
+        })
+        .collect();
+    let mut report = MatchReport {
+        config,
+        games: Vec::new(),
+        wins: 0,
+        draws: 0,
+        losses: 0,
+        a_discs: 0,
+        b_discs: 0,
+        a_totals: SideTotals::default(),
+        b_totals: SideTotals::default(),
+    };
+    for played in &games {
+        let (a, b) = played.discs();
+        report.a_discs += u64::from(a);
+        report.b_discs += u64::from(b);
+        match a.cmp(&b) {
+            std::cmp::Ordering::Greater => report.wins += 1,
+            std::cmp::Ordering::Equal => report.draws += 1,
+            std::cmp::Ordering::Less => report.losses += 1,
+        }
+        for turn in &played.game.turns()[played.opening_turns..] {
+            if let Turn::Move {
+                side,
+                stats: Some(stats),
+                ..
+            } = turn
+            {
+                let totals = if *side == played.a_color {
+                    &mut report.a_totals
+                } else {
+                    &mut report.b_totals
+                };
+                totals.moves += 1;
+                totals.nodes += stats.nodes;
+                totals.seconds += stats.seconds;
+            }
+        }
+    }
+    report.games = games;
+    report
+}

@@ -1,0 +1,163 @@
+//! `othello play` driven through stdin, its game log, and `othello replay` of it.
+
+mod common;
+
+use othello::game::Game;
+use othello::strategy::StrategySpec;
+use othello::{Color, Position};
+use serde_json::Value;
+
+/// The moves black makes when `weighted` plays black against `greedy`, computed with the library:
+/// typed by a "person", they must give the very same game through the binary.
+fn weighted_moves_against_greedy() -> (Vec<String>, Game) {
+    let (mut black, mut white) = (StrategySpec::Weighted.build(0), StrategySpec::Greedy.build(0));
+    let mut game = Game::new(Position::START);
+    game.play_out(&mut [black.as_mut(), white.as_mut()]);
+    let moves = game
+        .turns()
+        .iter()
+        .filter_map(|turn| match turn {
+            othello::game::Turn::Move {
+                side: Color::Black,
+                square,
+                ..
+            } => Some(square.to_string()),
+            _ => None,
+        })
+        .collect();
+    (moves, game)
+}
+
+#[test]
+fn a_played_game_logs_and_replays() {
+    let (moves, expected) = weighted_moves_against_greedy();
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("game.json");
+    // Upper case and index notation are accepted too; hint and help do not change the game.
+    let mut input = String::from("help\nhint\n");
+    for (i, square) in moves.iter().enumerate() {
+        let typed = match i % 3 {
+            0 => square.clone(),
+            1 => square.to_uppercase(),
+            _ => square.parse::<othello::Square>().unwrap().index().to_string(),
+        };
+        input += &format!("{typed}\n");
+    }
+    let output = common::othello(["play", "--white", "greedy", "--log", log.to_str().unwrap()])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let (black, white) = expected.position().counts();
+    assert!(
+        stdout.contains(&format!("Game over: black {black}, white {white}.")),
+        "{stdout}"
+    );
+    assert!(!stdout.contains('\x1b'), "no colour when stdout is not a terminal");
+
+    let logged: Value = serde_json::from_str(&std::fs::read_to_string(&log).unwrap()).unwrap();
+    assert_eq!(
+        (logged["black"].as_str(), logged["white"].as_str()),
+        (Some("human"), Some("greedy"))
+    );
+    assert_eq!(logged["result"]["black"], black);
+    let turns = logged["moves"].as_array().unwrap();
+    assert_eq!(turns.len(), expected.turns().len());
+    let computer_move = turns
+        .iter()
+        .find(|t| t["side"] == "white" && t["pass"].is_null())
+        .unwrap();
+    assert!(computer_move["nodes"].is_u64() && computer_move["ms"].is_f64() && computer_move["flipped"].is_array());
+    assert!(logged["start_time"].as_str().unwrap().ends_with('Z'));
+
+    let replay = common::othello(["replay", log.to_str().unwrap()]).output().unwrap();
+    assert!(replay.status.success());
+    let text = String::from_utf8_lossy(&replay.stdout);
+    assert!(
+        text.contains(&format!("black {black}, white {white}")) && text.contains("all legal"),
+        "{text}"
+    );
+}
+
+#[test]
+fn end_of_input_leaves_the_game_unfinished_and_undo_takes_back_a_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("left.json");
+    let output = common::othello(["play", "--white", "greedy", "--log", log.to_str().unwrap()])
+        .write_stdin("d3\nc4\nundo\nz9\nd4\n")
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("End of input"));
+    assert!(stdout.contains("d4 is not legal: the square is occupied"), "{stdout}");
+    let logged: Value = serde_json::from_str(&std::fs::read_to_string(&log).unwrap()).unwrap();
+    assert_eq!(logged["result"]["winner"], "unfinished");
+    // d3, greedy's reply; c4 and its reply were taken back.
+    assert_eq!(logged["moves"].as_array().unwrap().len(), 2);
+    common::othello(["replay", log.to_str().unwrap()]).assert().success();
+}
+
+#[test]
+fn computers_play_each_other_with_announced_passes() {
+    let output = common::othello([
+        "play",
+        "--black",
+        "alphabeta:2:corners",
+        "--white",
+        "alphabeta:1:corners",
+    ])
+    .write_stdin("")
+    .output()
+    .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success());
+    // This game (also seed 001's first check) has a forced pass.
+    assert!(stdout.contains("has no legal move and passes."), "{stdout}");
+    assert!(stdout.contains("Game over: black 56, white 8. Black wins."), "{stdout}");
+}
+
+#[test]
+fn corrupt_logs_are_reported_with_their_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("good.jsonl");
+    common::othello([
+        "match",
+        "random",
+        "random",
+        "--games",
+        "3",
+        "--log",
+        good.to_str().unwrap(),
+    ])
+    .assert()
+    .success();
+    let text = std::fs::read_to_string(&good).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+
+    let truncated = dir.path().join("truncated.jsonl");
+    std::fs::write(
+        &truncated,
+        format!("{}\n{}\n{}\n", lines[0], lines[1], &lines[2][..lines[2].len() / 2]),
+    )
+    .unwrap();
+    common::othello(["replay", truncated.to_str().unwrap()])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::is_match("^othello: bad log .*: line 3: ").unwrap());
+
+    // The first move moved onto an occupied centre square.
+    let mut game: Value = serde_json::from_str(lines[1]).unwrap();
+    game["moves"][0]["square"] = Value::from(27);
+    game["moves"][0]["name"] = Value::Null;
+    let tampered = dir.path().join("tampered.jsonl");
+    std::fs::write(&tampered, format!("{}\n{}\n", lines[0], game)).unwrap();
+    common::othello(["replay", tampered.to_str().unwrap()])
+        .assert()
+        .code(2)
+        .stderr(
+            predicates::str::is_match("line 2: turn 1: 27 \\(d4\\) is illegal for black: the square is occupied")
+                .unwrap(),
+        );
+}
