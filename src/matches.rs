@@ -122,7 +122,11 @@ pub fn random_opening(seed: u64, pair: u32, plies: u32) -> Game {
 /// openings both games of a pair start from the same one.
 pub fn play_game(config: &MatchConfig, index: u32) -> PlayedGame {
     let started = SystemTime::now();
-    let a_color = if index % 2 == 0 { Color::Black } else { Color::White };
+    let a_color = if index.is_multiple_of(2) {
+        Color::Black
+    } else {
+        Color::White
+    };
     let mut game = if config.opening_plies > 0 {
         random_opening(config.seed, index / 2, config.opening_plies)
     } else {
@@ -130,7 +134,7 @@ pub fn play_game(config: &MatchConfig, index: u32) -> PlayedGame {
     };
     let opening_turns = game.turns().len();
     let player_seed =
-        |side: u64| SeededRng::for_item(config.seed ^ 0x5eed_0f_9a3e, u64::from(index) * 2 + side).next_u64();
+        |side: u64| SeededRng::for_item(config.seed ^ 0x5eed_0f9a_3e00, u64::from(index) * 2 + side).next_u64();
     let mut a = config.a.build(player_seed(0));
     let mut b = config.b.build(player_seed(1));
     let mut players: [&mut dyn crate::strategy::Strategy; 2] = if a_color == Color::Black {

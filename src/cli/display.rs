@@ -21,7 +21,7 @@ pub fn board(position: Position, moves: Bitboard, last: Option<Square>, colour: 
         for col in 0..8 {
             let square = Square::from_row_col(row, col);
             let (mut glyph, style) = match position.at(square) {
-                Some(color) if color == crate::color::Color::Black => ('x', BLACK_STYLE),
+                Some(crate::color::Color::Black) => ('x', BLACK_STYLE),
                 Some(_) => ('o', WHITE_STYLE),
                 None if moves.contains(square) => ('*', MOVE_STYLE),
                 None => ('.', ""),
