@@ -2,6 +2,8 @@
 
 use std::path::PathBuf;
 
+use std::time::Instant;
+
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use serde_json::json;
@@ -44,13 +46,17 @@ impl PositionArgs {
 }
 
 #[derive(Args, Debug)]
+#[command(group(clap::ArgGroup::new("searcher").required(true).args(["depth", "strategy"])))]
 pub struct BestArgs {
-    /// Plies to look ahead (a pass consumes one)
+    /// Plies to look ahead (a pass consumes one): seed 004's bestMove(K)
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_DEPTH as i64))]
-    depth: u32,
-    /// The evaluation at the horizon: discs (h1), weights (h2), mobility (h3), corners
-    #[arg(long, default_value = "discs")]
+    depth: Option<u32>,
+    /// The evaluation at the horizon with --depth: discs (h1), weights (h2), mobility (h3), corners
+    #[arg(long, default_value = "discs", requires = "depth")]
     eval: Eval,
+    /// Ask a strategy instead (alphabeta:8:weights, ...), with its value, nodes and time
+    #[arg(long, value_name = "SPEC", conflicts_with = "depth")]
+    strategy: Option<StrategySpec>,
     #[command(flatten)]
     position: PositionArgs,
     /// Print one JSON object
@@ -64,15 +70,35 @@ pub fn run_best(args: BestArgs) -> Result<()> {
     if position.is_game_over() {
         return Err(Refused(anyhow::anyhow!("the game is over: {side} has no move to choose")).into());
     }
-    let result = alphabeta(position.board, args.depth, Scoring::lookahead(args.eval));
-    let (index, name) = match result.best {
+    let clock = Instant::now();
+    let (best, score, nodes, searcher) = match (args.strategy, args.depth) {
+        (Some(spec), _) if position.moves().is_empty() => (None, None, 0, spec.to_string()),
+        (Some(spec), _) => {
+            let decision = spec.build(0).choose(position);
+            (Some(decision.square), decision.value, decision.nodes, spec.to_string())
+        }
+        (None, depth) => {
+            let depth = depth.expect("clap requires --depth or --strategy");
+            let result = alphabeta(position.board, depth, Scoring::lookahead(args.eval));
+            (
+                result.best,
+                Some(result.value),
+                result.nodes,
+                format!("lookahead {depth} ({})", args.eval),
+            )
+        }
+    };
+    let seconds = clock.elapsed().as_secs_f64();
+    let (index, name) = match best {
         Some(square) => (square.index() as i64, square.to_string()),
         None => (-1, "pass".to_string()),
     };
+    let nodes_per_second = nodes as f64 / seconds.max(1e-9);
     let text = if args.json {
         json!({
-            "move": index, "square": name, "score": result.value, "depth": args.depth,
-            "nodes": result.nodes, "eval": args.eval.name(), "side": side.name(),
+            "move": index, "square": name, "score": score, "depth": args.depth, "eval": args.depth.map(|_| args.eval.name()),
+            "strategy": args.strategy.map(|spec| spec.to_string()), "nodes": nodes, "seconds": seconds,
+            "nodes_per_second": nodes_per_second, "side": side.name(),
         })
         .to_string()
             + "\n"
@@ -82,13 +108,12 @@ pub fn run_best(args: BestArgs) -> Result<()> {
         } else {
             format!("{index} ({name})")
         };
+        let score = score.map_or(String::new(), |score| format!(", score {score}"));
         format!(
-            "best move for {}: {what}, score {} at depth {} ({}), {} nodes\n",
+            "best move for {} by {searcher}: {what}{score}; {nodes} nodes in {:.3} s ({:.1} million/s)\n",
             side.lab_char(),
-            result.value,
-            args.depth,
-            args.eval,
-            result.nodes
+            seconds,
+            nodes_per_second / 1e6
         )
     };
     write_stdout(&text)

@@ -1,12 +1,17 @@
-//! Alpha-beta (fail-soft negamax) to a fixed depth. It returns exactly minimax's move and value:
-//! the root visits moves in ascending order and only a strictly better value replaces the best, so
-//! ties still go to the smallest index.
+//! Alpha-beta (fail-soft negamax) to a fixed depth. It returns exactly minimax's move and value,
+//! ties going to the smallest index: the order of the search may differ, the answer may not.
 
 use super::{Scoring, SearchResult};
+use crate::bitboard::Bitboard;
 use crate::board::Board;
+use crate::square::Square;
 
 /// Bounds wider than any value a search can return.
 const INFINITY: i32 = i32::MAX;
+
+/// From this many plies left, children are searched best-looking first (their evaluation); below
+/// it sorting costs more than the cut-offs it buys.
+const ORDERING_DEPTH: u32 = 3;
 
 pub fn alphabeta(board: Board, depth: u32, scoring: Scoring) -> SearchResult {
     let mut nodes = 1;
@@ -23,19 +28,17 @@ pub fn alphabeta(board: Board, depth: u32, scoring: Scoring) -> SearchResult {
             nodes,
         };
     }
-    let mut best = None;
+    let mut best: Option<Square> = None;
     let mut best_value = -INFINITY;
-    for square in moves {
-        // A move must beat the best so far to replace it, so it is searched with alpha = best.
-        let value = -search(
-            board.play(square),
-            depth - 1,
-            -INFINITY,
-            -best_value,
-            scoring,
-            &mut nodes,
-        );
-        if value > best_value || best.is_none() {
+    for (square, child) in ordered_children(board, moves, depth, scoring) {
+        // To replace the best, a move must beat it, or equal it with a smaller index: for those the
+        // window starts one lower so that an equal value comes back exact.
+        let floor = match best {
+            Some(best_square) if square < best_square => best_value - 1,
+            _ => best_value,
+        };
+        let value = -search(child, depth - 1, -INFINITY, -floor, scoring, &mut nodes);
+        if best.is_none() || value > best_value || (value == best_value && Some(square) < best) {
             best_value = value;
             best = Some(square);
         }
@@ -45,6 +48,16 @@ pub fn alphabeta(board: Board, depth: u32, scoring: Scoring) -> SearchResult {
         value: best_value,
         nodes,
     }
+}
+
+/// The children of `board`, best-looking first when enough depth is left to repay the sorting.
+fn ordered_children(board: Board, moves: Bitboard, depth: u32, scoring: Scoring) -> Vec<(Square, Board)> {
+    let mut children: Vec<(Square, Board)> = moves.squares().map(|square| (square, board.play(square))).collect();
+    if depth >= ORDERING_DEPTH {
+        // The child is seen from the opponent: its smallest value is the mover's best.
+        children.sort_by_cached_key(|&(_, child)| scoring.eval.evaluate(child));
+    }
+    children
 }
 
 fn search(board: Board, depth: u32, mut alpha: i32, beta: i32, scoring: Scoring, nodes: &mut u64) -> i32 {
@@ -61,15 +74,26 @@ fn search(board: Board, depth: u32, mut alpha: i32, beta: i32, scoring: Scoring,
         };
     }
     let mut best = -INFINITY;
+    if depth >= ORDERING_DEPTH {
+        for (_, child) in ordered_children(board, moves, depth, scoring) {
+            let value = -search(child, depth - 1, -beta, -alpha, scoring, nodes);
+            if value > best {
+                best = value;
+                alpha = alpha.max(value);
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        return best;
+    }
     for square in moves {
         let value = -search(board.play(square), depth - 1, -beta, -alpha, scoring, nodes);
         if value > best {
             best = value;
-            if value > alpha {
-                alpha = value;
-                if alpha >= beta {
-                    break;
-                }
+            alpha = alpha.max(value);
+            if alpha >= beta {
+                break;
             }
         }
     }
