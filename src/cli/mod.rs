@@ -6,6 +6,7 @@ mod matches;
 mod perft;
 mod play;
 mod replay;
+mod solve;
 
 use std::ffi::OsString;
 use std::io::{self, Write};
@@ -68,12 +69,14 @@ enum Command {
     Play(play::PlayArgs),
     /// Check a game or match log against the rules and show how each game ended
     Replay(replay::ReplayArgs),
+    /// Solve positions exactly: score with perfect play, best move, principal variation
+    Solve(solve::SolveArgs),
     /// Count the move sequences DEPTH plies ahead (a forced pass is a ply)
     Perft(perft::PerftArgs),
 }
 
 /// Words that select a subcommand rather than the lab mode (none of them is a lab argument).
-const SUBCOMMANDS: &[&str] = &["best", "fullgame", "match", "perft", "play", "replay", "help"];
+const SUBCOMMANDS: &[&str] = &["best", "fullgame", "match", "perft", "play", "replay", "solve", "help"];
 
 /// Runs the program on its arguments (without the program name), writing to stdout.
 pub fn run(args: Vec<OsString>) -> Result<()> {
@@ -103,6 +106,7 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
         Command::Perft(args) => perft::run(args),
         Command::Play(args) => play::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Solve(args) => solve::run(args),
     }
 }
 

@@ -2,3 +2,4 @@
 
 pub mod input_txt;
 pub mod lab_board;
+pub mod obf;

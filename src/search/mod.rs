@@ -1,6 +1,7 @@
 //! Searches over the rules core: perft, minimax and alpha-beta with the leaf scoring they share.
 
 pub mod alphabeta;
+pub mod endgame;
 pub mod minimax;
 pub mod perft;
 

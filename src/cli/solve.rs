@@ -1,0 +1,235 @@
+//! `othello solve`: exact endgame scores, best moves and principal variations, for one position or
+//! every position of an OBF file (checked against the file's own answers).
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, anyhow};
+use clap::Args;
+use serde_json::json;
+
+use super::lookahead::PositionArgs;
+use super::{Refused, write_stdout};
+use crate::notation::obf::{self, ObfPosition};
+use crate::search::endgame::{Solution, Solver};
+use crate::square::Square;
+
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    #[command(flatten)]
+    position: PositionArgs,
+    /// Solve every position of an OBF file (Edax's format, as the FFO suite comes)
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["board", "token", "input"])]
+    obf: Option<PathBuf>,
+    /// Number the OBF positions from N (40 for the FFO file #40-#59)
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    first_number: usize,
+    /// Give up a position after this many seconds and report it unfinished
+    #[arg(long, value_name = "SECONDS")]
+    time_limit: Option<f64>,
+    /// Print one JSON object per position (JSON Lines)
+    #[arg(long)]
+    json: bool,
+}
+
+/// One line of work: where the position came from and what the file says of it.
+struct Job {
+    number: usize,
+    expected: Option<ObfPosition>,
+    position: crate::position::Position,
+}
+
+pub fn run(args: SolveArgs) -> Result<()> {
+    let jobs = match &args.obf {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+            let positions = obf::parse(&text).with_context(|| format!("bad OBF file {}", path.display()))?;
+            if positions.is_empty() {
+                return Err(anyhow!("bad OBF file {}: it holds no position", path.display()));
+            }
+            positions
+                .into_iter()
+                .enumerate()
+                .map(|(i, p)| Job { number: args.first_number + i, position: p.position, expected: Some(p) })
+                .collect()
+        }
+        None => vec![Job { number: 1, position: args.position.position()?, expected: None }],
+    };
+    let limit = match args.time_limit {
+        Some(seconds) if seconds.is_finite() && seconds > 0.0 => Some(Duration::from_secs_f64(seconds)),
+        Some(seconds) => return Err(anyhow!("bad --time-limit {seconds}: expected a positive number of seconds")),
+        None => None,
+    };
+    let mut solver = Solver::new();
+    let mut totals = Totals::default();
+    let single = args.obf.is_none();
+    for job in &jobs {
+        let clock = Instant::now();
+        solver.set_deadline(limit.map(|limit| clock + limit));
+        let outcome = solver.solve(job.position.board);
+        let seconds = clock.elapsed().as_secs_f64();
+        let text = match outcome {
+            Ok(solution) => {
+                let agreement = Agreement::of(job, &solution);
+                totals.add(&solution, seconds, agreement);
+                if args.json {
+                    json_line(job, &solution, seconds, agreement)
+                } else if single {
+                    single_text(job, &solution, seconds)
+                } else {
+                    obf_line(job, &solution, seconds, agreement)
+                }
+            }
+            Err(_) => {
+                totals.unfinished += 1;
+                let empties = job.position.board.empty_count();
+                if args.json {
+                    json!({ "number": job.number, "empties": empties, "finished": false, "seconds": seconds }).to_string() + "\n"
+                } else {
+                    format!("#{:<3} {empties:>2} empties: unfinished after {seconds:.1} s\n", job.number)
+                }
+            }
+        };
+        write_stdout(&text)?;
+    }
+    if !single && !args.json {
+        write_stdout(&totals.line(jobs.len()))?;
+    }
+    if totals.disagreements > 0 {
+        return Err(Refused(anyhow!("{} positions disagree with the file's answers", totals.disagreements)).into());
+    }
+    if single && totals.unfinished > 0 {
+        return Err(anyhow!("the position was not solved within the time limit"));
+    }
+    Ok(())
+}
+
+/// Whether a solution agrees with the file's score and best moves (None: the file does not say).
+#[derive(Clone, Copy, Default)]
+struct Agreement {
+    score: Option<bool>,
+    best_move: Option<bool>,
+}
+
+impl Agreement {
+    fn of(job: &Job, solution: &Solution) -> Agreement {
+        let Some(expected) = &job.expected else { return Agreement::default() };
+        Agreement {
+            score: expected.best_score().map(|score| score == solution.score),
+            best_move: solution.best.and_then(|square| expected.is_best_move(square)),
+        }
+    }
+}
+
+#[derive(Default)]
+struct Totals {
+    solved: usize,
+    unfinished: usize,
+    nodes: u64,
+    seconds: f64,
+    scores_checked: usize,
+    scores_agreeing: usize,
+    moves_checked: usize,
+    moves_agreeing: usize,
+    disagreements: usize,
+}
+
+impl Totals {
+    fn add(&mut self, solution: &Solution, seconds: f64, agreement: Agreement) {
+        self.solved += 1;
+        self.nodes += solution.nodes;
+        self.seconds += seconds;
+        if let Some(agrees) = agreement.score {
+            self.scores_checked += 1;
+            self.scores_agreeing += usize::from(agrees);
+        }
+        if let Some(agrees) = agreement.best_move {
+            self.moves_checked += 1;
+            self.moves_agreeing += usize::from(agrees);
+        }
+        if agreement.score == Some(false) || agreement.best_move == Some(false) {
+            self.disagreements += 1;
+        }
+    }
+
+    fn line(&self, positions: usize) -> String {
+        format!(
+            "total: {}/{positions} solved, scores {}/{} and best moves {}/{} agree with the file; {} nodes in {:.2} s ({:.1} million nodes/s){}\n",
+            self.solved,
+            self.scores_agreeing,
+            self.scores_checked,
+            self.moves_agreeing,
+            self.moves_checked,
+            self.nodes,
+            self.seconds,
+            self.nodes as f64 / self.seconds.max(1e-9) / 1e6,
+            if self.unfinished > 0 { format!(", {} unfinished", self.unfinished) } else { String::new() }
+        )
+    }
+}
+
+fn name(square: Option<Square>) -> String {
+    square.map_or("pass".to_string(), |s| s.to_string())
+}
+
+fn pv_names(solution: &Solution) -> Vec<String> {
+    solution.pv.iter().map(|&step| name(step)).collect()
+}
+
+fn verdict(agrees: Option<bool>) -> &'static str {
+    match agrees {
+        Some(true) => "ok",
+        Some(false) => "MISMATCH",
+        None => "-",
+    }
+}
+
+fn obf_line(job: &Job, solution: &Solution, seconds: f64, agreement: Agreement) -> String {
+    let mut line = format!(
+        "#{:<3} {:>2} empties: score {:+3} ({}), best {} ({}), {:>12} nodes, {:8.3} s, {:6.1} M nodes/s",
+        job.number,
+        job.position.board.empty_count(),
+        solution.score,
+        verdict(agreement.score),
+        name(solution.best),
+        verdict(agreement.best_move),
+        solution.nodes,
+        seconds,
+        solution.nodes as f64 / seconds.max(1e-9) / 1e6
+    );
+    let _ = writeln!(line, "; pv {}", pv_names(solution).join(" "));
+    line
+}
+
+fn single_text(job: &Job, solution: &Solution, seconds: f64) -> String {
+    let side = job.position.to_move;
+    format!(
+        "score {:+} for {} ({side}), best move {}\npv: {}\n{} nodes in {:.3} s ({:.1} million nodes/s)\n",
+        solution.score,
+        side.lab_char(),
+        name(solution.best),
+        pv_names(solution).join(" "),
+        solution.nodes,
+        seconds,
+        solution.nodes as f64 / seconds.max(1e-9) / 1e6
+    )
+}
+
+fn json_line(job: &Job, solution: &Solution, seconds: f64, agreement: Agreement) -> String {
+    json!({
+        "number": job.number,
+        "empties": job.position.board.empty_count(),
+        "finished": true,
+        "score": solution.score,
+        "move": solution.best.map(|s| s.to_string()),
+        "pv": pv_names(solution),
+        "nodes": solution.nodes,
+        "seconds": seconds,
+        "file_score": job.expected.as_ref().and_then(ObfPosition::best_score),
+        "score_agrees": agreement.score,
+        "move_agrees": agreement.best_move,
+    })
+    .to_string()
+        + "\n"
+}

@@ -1,0 +1,451 @@
+//! The exact endgame solver: the final disc difference under perfect play (empty squares going to
+//! the winner), with a best move and principal variation.
+//!
+//! Techniques, all public in the Othello literature: null-window (PVS) alpha-beta; a transposition
+//! table holding score bounds and best moves; fastest-first move ordering (fewest replies for the
+//! opponent, corners first) with the table's move tried first; parity ordering and no move generation
+//! near the end (the empty squares are tried directly); the last empty square counted, not played;
+//! and stability cut-offs (discs the opponent can never lose bound our best score).
+
+use std::time::Instant;
+
+use crate::bitboard::Bitboard;
+use crate::board::{Board, flips, legal_moves};
+use crate::square::Square;
+use crate::stability::stable_discs;
+
+/// At or below this many empties the solver stops generating moves and ordering by mobility: it
+/// walks the empty squares directly, odd regions first.
+const SMALL_EMPTIES: u32 = 6;
+/// From this many empties the transposition table is used.
+const TABLE_EMPTIES: u32 = 8;
+/// From this many empties a stability bound is tried before searching.
+const STABILITY_EMPTIES: u32 = 7;
+
+/// The best and worst possible scores.
+const MAX_SCORE: i32 = 64;
+
+/// A search stopped by its deadline; its partial results mean nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the search ran out of time")]
+pub struct OutOfTime;
+
+/// An exact result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// Final disc difference for the side to move, empties to the winner.
+    pub score: i32,
+    /// A best move; `None` when the side to move must pass or the game is over.
+    pub best: Option<Square>,
+    /// The principal variation: moves for both sides in turn, `None` for a pass.
+    pub pv: Vec<Option<Square>>,
+    pub nodes: u64,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    player: u64,
+    opponent: u64,
+    lower: i8,
+    upper: i8,
+    best: u8,
+    empties: u8,
+}
+
+/// Score bounds and best moves of solved positions, keyed by the full board (no false hits).
+struct Table {
+    entries: Vec<Entry>,
+    mask: usize,
+}
+
+const NO_MOVE: u8 = 64;
+
+impl Table {
+    fn new(bits: u32) -> Table {
+        Table { entries: vec![Entry::default(); 1 << bits], mask: (1 << bits) - 1 }
+    }
+
+    #[inline]
+    fn index(&self, board: Board) -> usize {
+        let h = board.player.0.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ board.opponent.0.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+        ((h ^ (h >> 31)) as usize) & self.mask
+    }
+
+    #[inline]
+    fn probe(&self, board: Board) -> Option<&Entry> {
+        let entry = &self.entries[self.index(board)];
+        (entry.player == board.player.0 && entry.opponent == board.opponent.0 && entry.empties != 0).then_some(entry)
+    }
+
+    #[inline]
+    fn store(&mut self, board: Board, empties: u32, alpha: i32, beta: i32, score: i32, best: u8) {
+        let index = self.index(board);
+        let entry = &mut self.entries[index];
+        let same = entry.player == board.player.0 && entry.opponent == board.opponent.0 && entry.empties != 0;
+        // Keep the deeper of two different positions: it cost more to find.
+        if !same && entry.empties > empties as u8 + 2 {
+            return;
+        }
+        let (mut lower, mut upper) = if same { (entry.lower as i32, entry.upper as i32) } else { (-MAX_SCORE, MAX_SCORE) };
+        if score > alpha {
+            lower = lower.max(score);
+        }
+        if score < beta {
+            upper = upper.min(score);
+        }
+        *entry = Entry {
+            player: board.player.0,
+            opponent: board.opponent.0,
+            lower: lower as i8,
+            upper: upper as i8,
+            best: if best == NO_MOVE && same { entry.best } else { best },
+            empties: empties as u8,
+        };
+    }
+}
+
+/// Quadrant masks, for parity ordering: a move in a region with an odd number of empties tends to
+/// leave the last move there to us.
+const QUADRANTS: [u64; 4] = [0x0000_0000_0f0f_0f0f, 0x0000_0000_f0f0_f0f0, 0x0f0f_0f0f_0000_0000, 0xf0f0_f0f0_0000_0000];
+
+/// The empty squares in odd-parity quadrants.
+#[inline]
+fn odd_regions(empties: u64) -> u64 {
+    QUADRANTS.iter().filter(|&&q| (empties & q).count_ones() & 1 == 1).fold(0, |acc, q| acc | q) & empties
+}
+
+/// The score of a finished game, or of one stopped with `empties` squares left that go to the winner.
+#[inline]
+fn final_score(player: u64, opponent: u64) -> i32 {
+    let difference = player.count_ones() as i32 - opponent.count_ones() as i32;
+    let empties = 64 - (player | opponent).count_ones() as i32;
+    match difference.signum() {
+        1 => difference + empties,
+        -1 => difference - empties,
+        _ => 0,
+    }
+}
+
+/// Solves positions exactly; keeps its table between calls, so related positions solve faster.
+pub struct Solver {
+    table: Table,
+    nodes: u64,
+    deadline: Option<Instant>,
+    out_of_time: bool,
+}
+
+impl Default for Solver {
+    fn default() -> Solver {
+        Solver::new()
+    }
+}
+
+impl Solver {
+    /// A solver with a 2^22-entry table (about 100 MB).
+    pub fn new() -> Solver {
+        Solver::with_table_bits(22)
+    }
+
+    pub fn with_table_bits(bits: u32) -> Solver {
+        Solver { table: Table::new(bits), nodes: 0, deadline: None, out_of_time: false }
+    }
+
+    /// Stops searches at `deadline` (they then return `OutOfTime`).
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
+    }
+
+    /// The exact score of `board` for its side to move, a best move and the principal variation.
+    pub fn solve(&mut self, board: Board) -> Result<Solution, OutOfTime> {
+        self.nodes = 0;
+        self.out_of_time = false;
+        let (score, best) = self.root(board, -MAX_SCORE, MAX_SCORE)?;
+        let pv = self.principal_variation(board, score)?;
+        Ok(Solution { score, best, pv, nodes: self.nodes })
+    }
+
+    /// Whether the exact score of `board` lies in (alpha, beta): the score if it does, a bound
+    /// otherwise (fail-soft), as alpha-beta returns it.
+    pub fn search_window(&mut self, board: Board, alpha: i32, beta: i32) -> Result<i32, OutOfTime> {
+        self.out_of_time = false;
+        let score = self.search(board, alpha, beta, board.empty_count(), false);
+        if self.out_of_time { Err(OutOfTime) } else { Ok(score) }
+    }
+
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// The root: every move with a null window against the best so far, re-searched when it is better.
+    fn root(&mut self, board: Board, alpha: i32, beta: i32) -> Result<(i32, Option<Square>), OutOfTime> {
+        let moves = board.moves();
+        if moves.is_empty() {
+            let score = self.search_window(board, alpha, beta)?;
+            return Ok((score, None));
+        }
+        let empties = board.empty_count();
+        let mut best_score = -MAX_SCORE - 1;
+        let mut best = None;
+        let mut alpha = alpha;
+        for square in self.ordered_moves(board, moves, empties) {
+            let child = board.play(square);
+            let mut score;
+            if best.is_none() {
+                score = -self.search(child, -beta, -alpha, empties - 1, false);
+            } else {
+                score = -self.search(child, -alpha - 1, -alpha, empties - 1, false);
+                if score > alpha && score < beta {
+                    score = -self.search(child, -beta, -score, empties - 1, false);
+                }
+            }
+            if self.out_of_time {
+                return Err(OutOfTime);
+            }
+            if score > best_score {
+                best_score = score;
+                best = Some(square);
+                alpha = alpha.max(score);
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        self.table.store(board, empties, -MAX_SCORE, MAX_SCORE, best_score, best.map_or(NO_MOVE, |s| s.index() as u8));
+        Ok((best_score, best))
+    }
+
+    /// Follows moves whose value is the known score, the table's move first, to the end of the game.
+    fn principal_variation(&mut self, mut board: Board, mut score: i32) -> Result<Vec<Option<Square>>, OutOfTime> {
+        let mut pv = Vec::new();
+        loop {
+            let moves = board.moves();
+            if moves.is_empty() {
+                if board.opponent_moves().is_empty() {
+                    return Ok(pv);
+                }
+                pv.push(None);
+                board = board.pass();
+                score = -score;
+                continue;
+            }
+            let hinted = self.table.probe(board).and_then(|e| Square::new(e.best)).filter(|&s| moves.contains(s));
+            let mut next = None;
+            for square in hinted.into_iter().chain(moves.squares().filter(|&s| Some(s) != hinted)) {
+                let child = board.play(square);
+                // The child is worth exactly -score when a window around it returns -score.
+                if self.search_window(child, -score - 1, -score + 1)? == -score {
+                    next = Some((square, child));
+                    break;
+                }
+            }
+            let (square, child) = next.expect("some move reaches the exact score");
+            pv.push(Some(square));
+            board = child;
+            score = -score;
+        }
+    }
+
+    /// Moves in the order the search should try them: the table's move, then fastest-first.
+    fn ordered_moves(&self, board: Board, moves: Bitboard, empties: u32) -> Vec<Square> {
+        let hinted = self.table.probe(board).map_or(NO_MOVE, |e| e.best);
+        let mut keyed: Vec<(i32, Square)> = moves
+            .squares()
+            .map(|square| {
+                let key = if square.index() as u8 == hinted { i32::MIN } else { ordering_key(board, square, empties) };
+                (key, square)
+            })
+            .collect();
+        keyed.sort_unstable_by_key(|&(key, _)| key);
+        keyed.into_iter().map(|(_, square)| square).collect()
+    }
+
+    #[inline]
+    fn tick(&mut self) {
+        self.nodes += 1;
+        if self.nodes & 0xfff == 0
+            && let Some(deadline) = self.deadline
+            && Instant::now() >= deadline
+        {
+            self.out_of_time = true;
+        }
+    }
+
+    /// Fail-soft alpha-beta with null-window re-searches, the table and the ordering.
+    fn search(&mut self, board: Board, mut alpha: i32, mut beta: i32, empties: u32, passed: bool) -> i32 {
+        if empties <= SMALL_EMPTIES {
+            return self.search_small(board.player.0, board.opponent.0, alpha, beta, empties, passed);
+        }
+        self.tick();
+        if self.out_of_time {
+            return 0;
+        }
+        if empties >= STABILITY_EMPTIES {
+            // The opponent keeps its stable discs, so we can score at most 64 - 2 x those.
+            let ceiling = MAX_SCORE - 2 * stable_discs(board.opponent.0, board.player.0).count_ones() as i32;
+            if ceiling <= alpha {
+                return ceiling;
+            }
+            beta = beta.min(ceiling);
+        }
+        let mut hinted = NO_MOVE;
+        if empties >= TABLE_EMPTIES
+            && let Some(entry) = self.table.probe(board)
+        {
+            let (lower, upper) = (entry.lower as i32, entry.upper as i32);
+            if lower >= beta {
+                return lower;
+            }
+            if upper <= alpha {
+                return upper;
+            }
+            if lower == upper {
+                return lower;
+            }
+            alpha = alpha.max(lower);
+            beta = beta.min(upper);
+            hinted = entry.best;
+        }
+        let moves = board.moves();
+        if moves.is_empty() {
+            return if passed {
+                final_score(board.player.0, board.opponent.0)
+            } else {
+                -self.search(board.pass(), -beta, -alpha, empties, true)
+            };
+        }
+        let original_alpha = alpha;
+        let mut keyed = [(0i32, Square::A1); 32];
+        let mut count = 0;
+        for square in moves {
+            let key = if square.index() as u8 == hinted { i32::MIN } else { ordering_key(board, square, empties) };
+            keyed[count] = (key, square);
+            count += 1;
+        }
+        let keyed = &mut keyed[..count];
+        keyed.sort_unstable_by_key(|&(key, _)| key);
+        let mut best_score = -MAX_SCORE - 1;
+        let mut best_move = NO_MOVE;
+        for (i, &(_, square)) in keyed.iter().enumerate() {
+            let child = board.play(square);
+            let mut score;
+            if i == 0 {
+                score = -self.search(child, -beta, -alpha, empties - 1, false);
+            } else {
+                score = -self.search(child, -alpha - 1, -alpha, empties - 1, false);
+                if score > alpha && score < beta {
+                    score = -self.search(child, -beta, -score, empties - 1, false);
+                }
+            }
+            if self.out_of_time {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                best_move = square.index() as u8;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if empties >= TABLE_EMPTIES {
+            self.table.store(board, empties, original_alpha, beta, best_score, best_move);
+        }
+        best_score
+    }
+
+    /// Few empties: no move generation, the empty squares tried directly, odd regions first.
+    fn search_small(&mut self, player: u64, opponent: u64, alpha: i32, beta: i32, empties: u32, passed: bool) -> i32 {
+        self.nodes += 1;
+        let empty = !(player | opponent);
+        if empties == 1 {
+            return last_square_score(player, opponent, Square::from_index(empty.trailing_zeros() as u8));
+        }
+        let odd = odd_regions(empty);
+        let mut best_score = -MAX_SCORE - 1;
+        for squares in [odd, empty & !odd] {
+            for square in Bitboard(squares) {
+                let flipped = flips(player, opponent, square);
+                if flipped == 0 {
+                    continue;
+                }
+                let score = -self.search_small(
+                    opponent ^ flipped,
+                    player ^ flipped ^ square.bitboard().0,
+                    -beta,
+                    -alpha.max(best_score),
+                    empties - 1,
+                    false,
+                );
+                if score > best_score {
+                    best_score = score;
+                    if score >= beta {
+                        return score;
+                    }
+                }
+            }
+        }
+        if best_score > -MAX_SCORE - 1 {
+            return best_score;
+        }
+        if passed || legal_moves(opponent, player) == 0 {
+            // Neither side can move: the game ends here.
+            return final_score(player, opponent);
+        }
+        -self.search_small(opponent, player, -beta, -alpha, empties, true)
+    }
+}
+
+/// One empty square left: the score is counted from the flips, nothing is played.
+#[inline]
+fn last_square_score(player: u64, opponent: u64, square: Square) -> i32 {
+    let difference = 2 * player.count_ones() as i32 - 63;
+    let own = flips(player, opponent, square).count_ones() as i32;
+    if own > 0 {
+        return difference + 2 * own + 1;
+    }
+    let theirs = flips(opponent, player, square).count_ones() as i32;
+    if theirs > 0 {
+        return difference - 2 * theirs - 1;
+    }
+    if difference > 0 { difference + 1 } else { difference - 1 }
+}
+
+/// Fastest-first: the fewer replies a move leaves the opponent (corners counting double), the
+/// sooner it is tried; smaller keys first.
+#[inline]
+fn ordering_key(board: Board, square: Square, _empties: u32) -> i32 {
+    let child = board.play(square);
+    let replies = child.moves();
+    let corner_replies = (replies & Bitboard::CORNERS).count() as i32;
+    let corner_bonus = if Bitboard::CORNERS.contains(square) { -4 } else { 0 };
+    (replies.count() as i32 + corner_replies) * 4 + corner_bonus
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_last_square_is_counted_like_playing_it() {
+        // Every board with one empty square, from a few patterns.
+        for seed in 0..200u64 {
+            let mut h = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+            h ^= h >> 29;
+            let empty = Square::from_index((seed % 64) as u8);
+            let player = h & !empty.bitboard().0;
+            let opponent = !player & !empty.bitboard().0;
+            let board = Board::new(Bitboard(player), Bitboard(opponent));
+            let expected = if !board.flips(empty).is_empty() {
+                -board.play(empty).final_score()
+            } else if !board.pass().flips(empty).is_empty() {
+                board.pass().play(empty).final_score()
+            } else {
+                board.final_score()
+            };
+            assert_eq!(last_square_score(player, opponent, empty), expected, "{board:?}");
+        }
+    }
+}
