@@ -58,6 +58,7 @@ pub fn legal_moves(player: u64, opponent: u64) -> u64 {
 /// For each square, the squares beyond it in each of the 8 directions (the square itself excluded).
 /// Directions 0-3 go towards higher indices (E, SW, S, SE), 4-7 towards lower ones (W, NE, N, NW).
 static RAYS: [[u64; 8]; 64] = build_rays();
+const RAYS_CONST: [[u64; 8]; 64] = build_rays();
 
 const fn build_rays() -> [[u64; 8]; 64] {
     const STEPS: [(i8, i8); 8] = [(0, 1), (1, -1), (1, 0), (1, 1), (0, -1), (-1, 1), (-1, 0), (-1, -1)];
@@ -83,10 +84,67 @@ const fn build_rays() -> [[u64; 8]; 64] {
     rays
 }
 
+/// The squares around each square (up to 8): a move can only flip if one of them is an opponent disc.
+pub static NEIGHBOURS: [u64; 64] = build_neighbours();
+
+const fn build_neighbours() -> [u64; 64] {
+    let mut masks = [0u64; 64];
+    let mut square = 0;
+    while square < 64 {
+        let mut direction = 0;
+        while direction < 8 {
+            let ray = RAYS_CONST[square][direction];
+            // The nearest square of a ray: the lowest bit going up, the highest going down.
+            let nearest = if direction < 4 {
+                ray & ray.wrapping_neg()
+            } else if ray == 0 {
+                0
+            } else {
+                1 << (63 - ray.leading_zeros())
+            };
+            masks[square] |= nearest;
+            direction += 1;
+        }
+        square += 1;
+    }
+    masks
+}
+
 /// The opponent discs that `player` flips by moving to `square` (empty if the move is illegal,
 /// and meaningless if the square is occupied).
+#[cfg(all(target_arch = "x86_64", target_feature = "avx512f", target_feature = "avx512cd"))]
 #[inline]
 pub fn flips(player: u64, opponent: u64, square: Square) -> u64 {
+    use std::arch::x86_64::*;
+    // All 8 directions at once, one per 64-bit lane, with the same rules as `flips_scalar`.
+    // SAFETY: the cfg above guarantees the CPU features; each row of RAYS is 8 u64 in a row.
+    unsafe {
+        let rays = _mm512_loadu_si512(RAYS[square.index()].as_ptr().cast());
+        let stop = _mm512_andnot_si512(_mm512_set1_epi64(opponent as i64), rays);
+        let zero = _mm512_setzero_si512();
+        let lowest = _mm512_and_si512(stop, _mm512_sub_epi64(zero, stop));
+        let with_sentinel = _mm512_or_si512(stop, _mm512_set1_epi64(1));
+        let highest = _mm512_srlv_epi64(_mm512_set1_epi64(i64::MIN), _mm512_lzcnt_epi64(with_sentinel));
+        let first = _mm512_mask_blend_epi64(0xf0, lowest, highest);
+        let closes = _mm512_test_epi64_mask(first, _mm512_and_si512(_mm512_set1_epi64(player as i64), rays));
+        let below = _mm512_sub_epi64(first, _mm512_set1_epi64(1));
+        let above = _mm512_slli_epi64::<1>(_mm512_sub_epi64(zero, first));
+        let lines = _mm512_and_si512(_mm512_mask_blend_epi64(0xf0, below, above), rays);
+        _mm512_mask_reduce_or_epi64(closes, lines) as u64
+    }
+}
+
+/// The opponent discs that `player` flips by moving to `square` (empty if the move is illegal,
+/// and meaningless if the square is occupied).
+#[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f", target_feature = "avx512cd")))]
+#[inline]
+pub fn flips(player: u64, opponent: u64, square: Square) -> u64 {
+    flips_scalar(player, opponent, square)
+}
+
+/// `flips` in plain u64 operations: the portable version, and the reference for the vector one.
+#[inline]
+pub fn flips_scalar(player: u64, opponent: u64, square: Square) -> u64 {
     let rays = &RAYS[square.index()];
     let mut flipped = 0;
     // Towards higher indices the first non-opponent square on the ray is its lowest such bit.
@@ -239,6 +297,21 @@ mod tests {
         assert_eq!(Board::START.try_play(sq(27)), Err(IllegalMove::Occupied));
         assert_eq!(Board::START.try_play(sq(0)), Err(IllegalMove::NoFlips));
         assert!(Board::START.try_play(sq(44)).is_ok());
+    }
+
+    #[test]
+    fn vector_and_scalar_flips_agree() {
+        let mut state = 0x1234_5678_9abc_def0u64;
+        for _ in 0..20_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let player = state & 0x5a5a_f0f0_3c3c_a5a5u64.rotate_left(state as u32 % 64);
+            let opponent = !player & state.rotate_left(23);
+            for square in Square::all() {
+                assert_eq!(flips(player, opponent, square), flips_scalar(player, opponent, square));
+            }
+        }
     }
 
     #[test]

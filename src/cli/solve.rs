@@ -51,14 +51,26 @@ pub fn run(args: SolveArgs) -> Result<()> {
             positions
                 .into_iter()
                 .enumerate()
-                .map(|(i, p)| Job { number: args.first_number + i, position: p.position, expected: Some(p) })
+                .map(|(i, p)| Job {
+                    number: args.first_number + i,
+                    position: p.position,
+                    expected: Some(p),
+                })
                 .collect()
         }
-        None => vec![Job { number: 1, position: args.position.position()?, expected: None }],
+        None => vec![Job {
+            number: 1,
+            position: args.position.position()?,
+            expected: None,
+        }],
     };
     let limit = match args.time_limit {
         Some(seconds) if seconds.is_finite() && seconds > 0.0 => Some(Duration::from_secs_f64(seconds)),
-        Some(seconds) => return Err(anyhow!("bad --time-limit {seconds}: expected a positive number of seconds")),
+        Some(seconds) => {
+            return Err(anyhow!(
+                "bad --time-limit {seconds}: expected a positive number of seconds"
+            ));
+        }
         None => None,
     };
     let mut solver = Solver::new();
@@ -85,9 +97,14 @@ pub fn run(args: SolveArgs) -> Result<()> {
                 totals.unfinished += 1;
                 let empties = job.position.board.empty_count();
                 if args.json {
-                    json!({ "number": job.number, "empties": empties, "finished": false, "seconds": seconds }).to_string() + "\n"
+                    json!({ "number": job.number, "empties": empties, "finished": false, "seconds": seconds })
+                        .to_string()
+                        + "\n"
                 } else {
-                    format!("#{:<3} {empties:>2} empties: unfinished after {seconds:.1} s\n", job.number)
+                    format!(
+                        "#{:<3} {empties:>2} empties: unfinished after {seconds:.1} s\n",
+                        job.number
+                    )
                 }
             }
         };
@@ -97,7 +114,11 @@ pub fn run(args: SolveArgs) -> Result<()> {
         write_stdout(&totals.line(jobs.len()))?;
     }
     if totals.disagreements > 0 {
-        return Err(Refused(anyhow!("{} positions disagree with the file's answers", totals.disagreements)).into());
+        return Err(Refused(anyhow!(
+            "{} positions disagree with the file's answers",
+            totals.disagreements
+        ))
+        .into());
     }
     if single && totals.unfinished > 0 {
         return Err(anyhow!("the position was not solved within the time limit"));
@@ -114,7 +135,9 @@ struct Agreement {
 
 impl Agreement {
     fn of(job: &Job, solution: &Solution) -> Agreement {
-        let Some(expected) = &job.expected else { return Agreement::default() };
+        let Some(expected) = &job.expected else {
+            return Agreement::default();
+        };
         Agreement {
             score: expected.best_score().map(|score| score == solution.score),
             best_move: solution.best.and_then(|square| expected.is_best_move(square)),
@@ -164,7 +187,11 @@ impl Totals {
             self.nodes,
             self.seconds,
             self.nodes as f64 / self.seconds.max(1e-9) / 1e6,
-            if self.unfinished > 0 { format!(", {} unfinished", self.unfinished) } else { String::new() }
+            if self.unfinished > 0 {
+                format!(", {} unfinished", self.unfinished)
+            } else {
+                String::new()
+            }
         )
     }
 }

@@ -46,7 +46,11 @@ pub fn parse(text: &str) -> Result<Vec<ObfPosition>, ObfError> {
         if content.is_empty() || content.starts_with('%') || content.starts_with('#') {
             continue;
         }
-        positions.push(parse_line(content).map_err(|message| ObfError { line, message })?.with_line(line));
+        positions.push(
+            parse_line(content)
+                .map_err(|message| ObfError { line, message })?
+                .with_line(line),
+        );
     }
     Ok(positions)
 }
@@ -66,7 +70,10 @@ fn parse_line(content: &str) -> Result<ObfPosition, String> {
         .ok_or_else(|| format!("expected a 64-character board and a side, found {head:?}"))?;
     let board_chars: Vec<char> = board.chars().collect();
     if board_chars.len() != 64 {
-        return Err(format!("a board has 64 characters of X, O and -, this one has {}", board_chars.len()));
+        return Err(format!(
+            "a board has 64 characters of X, O and -, this one has {}",
+            board_chars.len()
+        ));
     }
     let (mut black, mut white) = (Bitboard::EMPTY, Bitboard::EMPTY);
     for (index, c) in board_chars.into_iter().enumerate() {
@@ -85,12 +92,21 @@ fn parse_line(content: &str) -> Result<ObfPosition, String> {
     };
     let mut scored_moves = Vec::new();
     for field in fields.filter(|f| !f.is_empty()) {
-        let (name, score) = field.split_once(':').ok_or_else(|| format!("expected MOVE:SCORE, found {field:?}"))?;
+        let (name, score) = field
+            .split_once(':')
+            .ok_or_else(|| format!("expected MOVE:SCORE, found {field:?}"))?;
         let square = Square::from_a1(name.trim()).ok_or_else(|| format!("{name:?} is not a square"))?;
-        let score = score.trim().parse::<i32>().map_err(|_| format!("{score:?} is not a score"))?;
+        let score = score
+            .trim()
+            .parse::<i32>()
+            .map_err(|_| format!("{score:?} is not a score"))?;
         scored_moves.push((square, score));
     }
-    Ok(ObfPosition { line: 0, position: Position::from_discs(black, white, to_move), scored_moves })
+    Ok(ObfPosition {
+        line: 0,
+        position: Position::from_discs(black, white, to_move),
+        scored_moves,
+    })
 }
 
 #[cfg(test)]
@@ -108,6 +124,11 @@ mod tests {
         assert_eq!(positions[0].position.black().count(), 2);
         assert_eq!(positions[0].best_score(), Some(0));
         assert_eq!(positions[0].is_best_move("c4".parse().unwrap()), Some(true));
-        assert!(parse("XO X;").unwrap_err().to_string().starts_with("line 1: a board has 64"));
+        assert!(
+            parse("XO X;")
+                .unwrap_err()
+                .to_string()
+                .starts_with("line 1: a board has 64")
+        );
     }
 }

@@ -1,0 +1,179 @@
+//! The endgame solver against an exhaustive minimax on positions with up to 10 empty squares (forced
+//! passes and finished games included), its principal variations, its null-window bounds, and the
+//! FFO suite's known scores.
+
+mod common;
+
+use othello::rng::SeededRng;
+use othello::search::endgame::Solver;
+use othello::{Board, Position, Square};
+
+/// Exact score by visiting every line of play: the reference.
+fn exhaustive(board: Board) -> i32 {
+    let moves = board.moves();
+    if moves.is_empty() {
+        return if board.opponent_moves().is_empty() {
+            board.final_score()
+        } else {
+            -exhaustive(board.pass())
+        };
+    }
+    moves
+        .squares()
+        .map(|square| -exhaustive(board.play(square)))
+        .max()
+        .unwrap()
+}
+
+/// A position from a random game stopped at `empties` empty squares (or earlier, if the game ended).
+fn random_position(rng: &mut SeededRng, empties: u32) -> Board {
+    let mut position = Position::START;
+    while position.board.empty_count() > empties && !position.is_game_over() {
+        position = position.after_forced_pass();
+        position = position.play(rng.pick_square(position.moves()));
+    }
+    // Sometimes hand the turn to a side that must pass.
+    if rng.below(4) == 0 {
+        position.pass().board
+    } else {
+        position.board
+    }
+}
+
+/// Plays a principal variation and returns the final score from the root side's view.
+fn play_out(mut board: Board, pv: &[Option<Square>]) -> i32 {
+    let mut sign = 1;
+    for step in pv {
+        board = match step {
+            Some(square) => board.try_play(*square).expect("the PV is legal"),
+            None => {
+                assert!(board.moves().is_empty(), "a pass in the PV is forced");
+                board.pass()
+            }
+        };
+        sign = -sign;
+    }
+    assert!(board.is_game_over(), "the PV goes to the end of the game");
+    sign * board.final_score()
+}
+
+#[test]
+fn solver_matches_exhaustive_search_up_to_ten_empties() {
+    let mut rng = SeededRng::new(404);
+    let mut solver = Solver::with_table_bits(16);
+    let (mut passes, mut finished) = (0, 0);
+    for i in 0..400 {
+        // Empties 0 plays the game to its end: finished positions, full or not.
+        let empties = if i < 380 { i % 9 } else { 9 + (i % 2) };
+        let board = random_position(&mut rng, empties);
+        passes += usize::from(board.must_pass() || board.moves().is_empty());
+        finished += usize::from(board.is_game_over());
+        let expected = exhaustive(board);
+        let solution = solver.solve(board).unwrap();
+        assert_eq!(solution.score, expected, "position {i}: {board:?}");
+        assert_eq!(
+            play_out(board, &solution.pv),
+            expected,
+            "position {i}: the PV reaches the score"
+        );
+        match solution.best {
+            Some(best) => {
+                assert_eq!(solution.pv.first(), Some(&Some(best)));
+                assert_eq!(
+                    -exhaustive(board.play(best)),
+                    expected,
+                    "position {i}: the best move is best"
+                );
+            }
+            None => assert!(board.moves().is_empty()),
+        }
+    }
+    assert!(
+        passes > 50 && finished > 0,
+        "the sample includes passes ({passes}) and finished games ({finished})"
+    );
+}
+
+#[test]
+fn null_windows_return_sound_bounds() {
+    let mut rng = SeededRng::new(5);
+    let mut solver = Solver::with_table_bits(16);
+    for _ in 0..200 {
+        let empties = 4 + rng.below(7) as u32;
+        let board = random_position(&mut rng, empties);
+        let exact = exhaustive(board);
+        let alpha = rng.below(129) as i32 - 64;
+        let beta = alpha + 1 + rng.below(8) as i32;
+        let bound = solver.search_window(board, alpha, beta).unwrap();
+        if bound <= alpha {
+            assert!(exact <= bound, "fail low {bound} above the exact {exact}");
+        } else if bound >= beta {
+            assert!(exact >= bound, "fail high {bound} below the exact {exact}");
+        } else {
+            assert_eq!(bound, exact);
+        }
+    }
+}
+
+fn ffo_positions() -> Vec<othello::notation::obf::ObfPosition> {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/ffo/fforum-40-59.obf")).unwrap();
+    othello::notation::obf::parse(&text).unwrap()
+}
+
+// About 14 s in the test profile: kept in the suite.
+#[test]
+fn ffo_40_to_44_are_solved_exactly() {
+    let mut solver = Solver::new();
+    for (i, position) in ffo_positions().iter().take(5).enumerate() {
+        let solution = solver.solve(position.position.board).unwrap();
+        assert_eq!(Some(solution.score), position.best_score(), "FFO #{}", 40 + i);
+        assert_eq!(
+            position.is_best_move(solution.best.unwrap()),
+            Some(true),
+            "FFO #{}",
+            40 + i
+        );
+    }
+}
+
+#[test]
+fn solve_reports_obf_positions_and_their_agreement() {
+    // The first FFO position after its first four principal-variation moves: 16 empties, quick.
+    let dir = tempfile::tempdir().unwrap();
+    let obf = dir.path().join("one.obf");
+    let board = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X--------";
+    std::fs::write(&obf, format!("{board} X; A2:+38; C7:+36;\n{board} X; C7:+36;\n")).unwrap();
+    let output = common::othello(["solve", "--obf", obf.to_str().unwrap(), "--first-number", "40"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.starts_with("#40  20 empties: score +38 (ok), best a2 (ok)"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("#41  20 empties: score +38 (MISMATCH)"), "{stdout}");
+    assert!(
+        stdout.contains("total: 2/2 solved, scores 1/2 and best moves 1/2 agree"),
+        "{stdout}"
+    );
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "a contradicted answer is reported with status 1"
+    );
+
+    let json = common::othello([
+        "solve",
+        board.replace('-', ".").replace('O', "o").replace('X', "x").as_str(),
+        "x",
+        "--json",
+    ])
+    .output()
+    .unwrap();
+    assert!(json.status.success());
+    let value: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(value["score"], 38);
+    assert_eq!(value["move"], "a2");
+    assert!(value["pv"].as_array().unwrap().contains(&serde_json::json!("pass")));
+    assert!(value["nodes"].as_u64().unwrap() > 1000 && value["seconds"].is_f64());
+}
