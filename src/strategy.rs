@@ -9,6 +9,7 @@ use crate::eval::{Eval, weighted_score};
 use crate::position::Position;
 use crate::rng::SeededRng;
 use crate::search::alphabeta::alphabeta;
+use crate::search::engine::{DEFAULT_MILLISECONDS, Engine};
 use crate::search::minimax::minimax;
 use crate::search::{Scoring, SearchResult};
 use crate::square::Square;
@@ -49,6 +50,10 @@ pub enum StrategySpec {
     Lookahead {
         depth: u32,
     },
+    /// Iterative deepening with a table and the exact endgame solver, in this many milliseconds a move.
+    Engine {
+        milliseconds: u64,
+    },
 }
 
 /// The largest depth the fixed-depth searches accept (beyond it a move takes hours).
@@ -59,7 +64,7 @@ pub const DEFAULT_EVAL: Eval = Eval::Weights;
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "unknown strategy {0:?}: expected random, greedy, weighted, minimax:DEPTH[:EVAL], alphabeta:DEPTH[:EVAL] or lookahead:K (EVAL: discs, weights, mobility, corners; DEPTH 1..{MAX_DEPTH})"
+    "unknown strategy {0:?}: expected random, greedy, weighted, minimax:DEPTH[:EVAL], alphabeta:DEPTH[:EVAL] lookahead:K or engine[:MILLISECONDS] (EVAL: discs, weights, mobility, corners; DEPTH 1..{MAX_DEPTH})"
 )]
 pub struct UnknownStrategy(pub String);
 
@@ -89,6 +94,13 @@ impl FromStr for StrategySpec {
                 eval: eval(rest.first())?,
             }),
             ["lookahead", d] => Ok(StrategySpec::Lookahead { depth: depth(d)? }),
+            ["engine"] => Ok(StrategySpec::Engine {
+                milliseconds: DEFAULT_MILLISECONDS,
+            }),
+            ["engine", ms] => match ms.parse::<u64>() {
+                Ok(milliseconds @ 1..=3_600_000) => Ok(StrategySpec::Engine { milliseconds }),
+                _ => Err(unknown()),
+            },
             _ => Err(unknown()),
         }
     }
@@ -103,6 +115,7 @@ impl fmt::Display for StrategySpec {
             StrategySpec::Minimax { depth, eval } => write!(f, "minimax:{depth}:{eval}"),
             StrategySpec::AlphaBeta { depth, eval } => write!(f, "alphabeta:{depth}:{eval}"),
             StrategySpec::Lookahead { depth } => write!(f, "lookahead:{depth}"),
+            StrategySpec::Engine { milliseconds } => write!(f, "engine:{milliseconds}"),
         }
     }
 }
@@ -129,6 +142,20 @@ impl StrategySpec {
                 scoring: Scoring::lookahead(Eval::Discs),
                 search: alphabeta,
             }),
+            StrategySpec::Engine { milliseconds } => Box::new(EngineStrategy(Engine::new(milliseconds))),
+        }
+    }
+}
+
+struct EngineStrategy(Engine);
+
+impl Strategy for EngineStrategy {
+    fn choose(&mut self, position: Position) -> Decision {
+        let choice = self.0.choose(position.board);
+        Decision {
+            square: choice.best,
+            value: Some(choice.value),
+            nodes: choice.nodes,
         }
     }
 }

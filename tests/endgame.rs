@@ -138,7 +138,7 @@ fn ffo_40_to_44_are_solved_exactly() {
 
 #[test]
 fn solve_reports_obf_positions_and_their_agreement() {
-    // The first FFO position after its first four principal-variation moves: 16 empties, quick.
+    // FFO #40 (20 empties, under a second), once with its answers and once with a wrong one.
     let dir = tempfile::tempdir().unwrap();
     let obf = dir.path().join("one.obf");
     let board = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X--------";
@@ -176,4 +176,50 @@ fn solve_reports_obf_positions_and_their_agreement() {
     assert_eq!(value["move"], "a2");
     assert!(value["pv"].as_array().unwrap().contains(&serde_json::json!("pass")));
     assert!(value["nodes"].as_u64().unwrap() > 1000 && value["seconds"].is_f64());
+}
+
+#[test]
+fn the_engine_plays_exactly_when_it_can_solve_in_time() {
+    // FFO #40 after a2 b1 c1, a pass and b6: 16 empties, solved in milliseconds.
+    let mut board = ffo_positions()[0].position.board;
+    for square in ["a2", "b1", "c1"] {
+        board = board.play(square.parse().unwrap());
+    }
+    board = board.pass().play("b6".parse().unwrap());
+    let exact = Solver::new().solve(board).unwrap().score;
+    let position = othello::Position {
+        board,
+        to_move: othello::Color::White,
+    };
+    let lab_board = othello::notation::lab_board::format(position);
+    let output = common::othello(["best", "--strategy", "engine:2000", &lab_board, "o", "--json"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(value["score"], exact);
+    let chosen: Square = value["square"].as_str().unwrap().parse().unwrap();
+    assert_eq!(
+        -Solver::new().solve(board.play(chosen)).unwrap().score,
+        exact,
+        "the engine's move keeps the score"
+    );
+}
+
+#[test]
+fn the_engine_beats_a_shallow_search() {
+    let output = common::othello([
+        "match",
+        "engine:20",
+        "alphabeta:2:weights",
+        "--games",
+        "4",
+        "--openings",
+        "6",
+        "--json",
+    ])
+    .output()
+    .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert!(report["points"].as_f64().unwrap() >= 3.0, "{report}");
 }

@@ -2,6 +2,7 @@
 
 pub mod alphabeta;
 pub mod endgame;
+pub mod engine;
 mod last_flips;
 pub mod minimax;
 pub mod perft;

@@ -1,0 +1,294 @@
+//! The `engine[:MILLISECONDS]` player: iterative-deepening principal variation search with a
+//! transposition table and fastest-first ordering in the midgame, and the exact endgame solver as
+//! soon as the position can be solved in the time left. It keeps to its time per move.
+
+use std::time::{Duration, Instant};
+
+use crate::board::Board;
+use crate::eval::{Eval, weighted_score};
+use crate::search::WIN;
+use crate::search::endgame::Solver;
+use crate::square::Square;
+
+/// The default thinking time per move.
+pub const DEFAULT_MILLISECONDS: u64 = 1000;
+
+/// Up to this many empties, the solver is tried once the midgame search has had its share.
+const SOLVE_EMPTIES: u32 = 24;
+/// The share of the time the midgame search gets before the solver is tried.
+const MIDGAME_SHARE_BEFORE_SOLVING: f64 = 0.25;
+/// The share of the time after which no new work starts; the rest is margin for the clock checks.
+const USABLE_SHARE: f64 = 0.92;
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    player: u64,
+    opponent: u64,
+    depth: u8,
+    best: u8,
+    lower: i32,
+    upper: i32,
+}
+
+/// What the engine decided, and what it cost.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EngineChoice {
+    pub best: Square,
+    /// The evaluation of the position, or its exact score when `exact`.
+    pub value: i32,
+    pub exact: bool,
+    /// Plies of the deepest completed midgame iteration (0 when solved at once).
+    pub depth: u32,
+    pub nodes: u64,
+}
+
+pub struct Engine {
+    budget: Duration,
+    table: Vec<Entry>,
+    solver: Solver,
+    nodes: u64,
+    deadline: Instant,
+    out_of_time: bool,
+}
+
+const NO_MOVE: u8 = 64;
+const TABLE_BITS: u32 = 20;
+
+impl Engine {
+    pub fn new(milliseconds: u64) -> Engine {
+        Engine {
+            budget: Duration::from_millis(milliseconds),
+            table: vec![Entry::default(); 1 << TABLE_BITS],
+            solver: Solver::with_table_bits(21),
+            nodes: 0,
+            deadline: Instant::now(),
+            out_of_time: false,
+        }
+    }
+
+    /// The engine's move in a position where the side to move has one.
+    pub fn choose(&mut self, board: Board) -> EngineChoice {
+        let start = Instant::now();
+        let moves = board.moves();
+        let first = moves.first().expect("the engine is only asked when a move exists");
+        let usable = self.budget.mul_f64(USABLE_SHARE);
+        self.nodes = 0;
+        let mut choice = EngineChoice {
+            best: first,
+            value: 0,
+            exact: false,
+            depth: 0,
+            nodes: 0,
+        };
+        if moves.count() == 1 {
+            return choice;
+        }
+        let empties = board.empty_count();
+        let midgame_share = if empties <= SOLVE_EMPTIES {
+            usable.mul_f64(MIDGAME_SHARE_BEFORE_SOLVING)
+        } else {
+            usable
+        };
+        self.deadline = start + midgame_share;
+        self.out_of_time = false;
+        for depth in 1..=empties.max(1) {
+            match self.root(board, depth, choice.best) {
+                Some((best, value)) => {
+                    choice = EngineChoice {
+                        best,
+                        value,
+                        exact: false,
+                        depth,
+                        nodes: 0,
+                    }
+                }
+                None => break,
+            }
+            // An iteration takes several times the last one: do not start what cannot finish.
+            if start.elapsed() * 3 > midgame_share {
+                break;
+            }
+        }
+        let mut nodes = self.nodes;
+        if empties <= SOLVE_EMPTIES {
+            self.solver.set_deadline(Some(start + usable));
+            if let Ok(solution) = self.solver.solve(board)
+                && let Some(best) = solution.best
+            {
+                choice = EngineChoice {
+                    best,
+                    value: solution.score,
+                    exact: true,
+                    depth: choice.depth,
+                    nodes: 0,
+                };
+            }
+            nodes += self.solver.nodes();
+        }
+        choice.nodes = nodes;
+        choice
+    }
+
+    /// One iteration at the root, the previous best move first; `None` if time ran out.
+    fn root(&mut self, board: Board, depth: u32, previous_best: Square) -> Option<(Square, i32)> {
+        let mut children: Vec<(Square, Board)> = board.moves().squares().map(|s| (s, board.play(s))).collect();
+        children.sort_by_key(|&(square, child)| {
+            if square == previous_best {
+                i32::MIN
+            } else {
+                ordering_key(child)
+            }
+        });
+        let (mut alpha, beta) = (-INFINITY, INFINITY);
+        let mut best = children[0].0;
+        for (i, &(square, child)) in children.iter().enumerate() {
+            let mut value;
+            if i == 0 {
+                value = -self.search(child, depth - 1, -beta, -alpha, false);
+            } else {
+                value = -self.search(child, depth - 1, -alpha - 1, -alpha, false);
+                if value > alpha && value < beta {
+                    value = -self.search(child, depth - 1, -beta, -value, false);
+                }
+            }
+            if self.out_of_time {
+                return None;
+            }
+            if value > alpha {
+                alpha = value;
+                best = square;
+            }
+        }
+        Some((best, alpha))
+    }
+
+    fn index(&self, board: Board) -> usize {
+        let h =
+            board.player.0.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ board.opponent.0.wrapping_mul(0xD6E8_FEB8_6659_FD93);
+        ((h ^ (h >> 29)) as usize) & ((1 << TABLE_BITS) - 1)
+    }
+
+    /// Principal variation search to `depth` plies; a pass does not use up a ply here.
+    fn search(&mut self, board: Board, depth: u32, mut alpha: i32, mut beta: i32, passed: bool) -> i32 {
+        self.nodes += 1;
+        if self.nodes & 0x3ff == 0 && Instant::now() >= self.deadline {
+            self.out_of_time = true;
+        }
+        if self.out_of_time {
+            return 0;
+        }
+        let moves = board.moves();
+        if moves.is_empty() {
+            if passed {
+                return terminal_value(board.pass());
+            }
+            if board.opponent_moves().is_empty() {
+                return terminal_value(board);
+            }
+            return -self.search(board.pass(), depth, -beta, -alpha, true);
+        }
+        if depth == 0 {
+            return evaluate(board);
+        }
+        let index = self.index(board);
+        let entry = self.table[index];
+        let mut hinted = NO_MOVE;
+        if entry.player == board.player.0 && entry.opponent == board.opponent.0 {
+            hinted = entry.best;
+            if entry.depth as u32 >= depth {
+                if entry.lower >= beta {
+                    return entry.lower;
+                }
+                if entry.upper <= alpha {
+                    return entry.upper;
+                }
+                alpha = alpha.max(entry.lower);
+                beta = beta.min(entry.upper);
+            }
+        }
+        let original = (alpha, beta);
+        let mut keyed = [(0i32, Square::A1, board); 32];
+        let mut count = 0;
+        for square in moves {
+            let child = board.play(square);
+            let key = if square.index() as u8 == hinted || depth < 3 {
+                i32::MIN + count as i32
+            } else {
+                ordering_key(child)
+            };
+            keyed[count] = (key, square, child);
+            count += 1;
+        }
+        let keyed = &mut keyed[..count];
+        if depth >= 3 {
+            keyed.sort_unstable_by_key(|&(key, _, _)| key);
+        }
+        let mut best_value = -INFINITY;
+        let mut best_move = NO_MOVE;
+        for (i, &(_, square, child)) in keyed.iter().enumerate() {
+            let mut value;
+            if i == 0 {
+                value = -self.search(child, depth - 1, -beta, -alpha, false);
+            } else {
+                value = -self.search(child, depth - 1, -alpha - 1, -alpha, false);
+                if value > alpha && value < beta {
+                    value = -self.search(child, depth - 1, -beta, -value, false);
+                }
+            }
+            if self.out_of_time {
+                return 0;
+            }
+            if value > best_value {
+                best_value = value;
+                best_move = square.index() as u8;
+                if value > alpha {
+                    alpha = value;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let (lower, upper) = (
+            if best_value >= original.1 {
+                best_value
+            } else {
+                -INFINITY
+            },
+            if best_value <= original.0 { best_value } else { INFINITY },
+        );
+        let (lower, upper) = if best_value > original.0 && best_value < original.1 {
+            (best_value, best_value)
+        } else {
+            (lower, upper)
+        };
+        self.table[index] = Entry {
+            player: board.player.0,
+            opponent: board.opponent.0,
+            depth: depth as u8,
+            best: best_move,
+            lower,
+            upper,
+        };
+        best_value
+    }
+}
+
+const INFINITY: i32 = i32::MAX - 1;
+
+/// The midgame evaluation: mobility and stability (h3) plus the square weights (h2).
+fn evaluate(board: Board) -> i32 {
+    Eval::Mobility.evaluate(board) + weighted_score(board.player, board.opponent)
+}
+
+/// A finished game: a win beyond any evaluation, by its margin.
+fn terminal_value(board: Board) -> i32 {
+    let score = board.final_score();
+    score.signum() * WIN + score
+}
+
+/// Fastest-first: moves leaving the opponent fewer replies (corners counting double) first.
+fn ordering_key(child: Board) -> i32 {
+    let replies = child.moves();
+    replies.count() as i32 + (replies & crate::bitboard::Bitboard::CORNERS).count() as i32
+}
