@@ -38,6 +38,8 @@ pub enum StrategySpec {
     Greedy,
     /// Norvig's maximizer(weighted_score): the best SQUARE_WEIGHTS balance after one move.
     Weighted,
+    /// The lab mode's `--lab4` choice: one ply, corners, no squares next to empty corners, mobility.
+    Preferred,
     Minimax {
         depth: u32,
         eval: Eval,
@@ -64,7 +66,7 @@ pub const DEFAULT_EVAL: Eval = Eval::Weights;
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "unknown strategy {0:?}: expected random, greedy, weighted, minimax:DEPTH[:EVAL], alphabeta:DEPTH[:EVAL] lookahead:K or engine[:MILLISECONDS] (EVAL: discs, weights, mobility, corners; DEPTH 1..{MAX_DEPTH})"
+    "unknown strategy {0:?}: expected random, greedy, weighted, preferred, minimax:DEPTH[:EVAL], alphabeta:DEPTH[:EVAL] lookahead:K or engine[:MILLISECONDS] (EVAL: discs, weights, mobility, corners; DEPTH 1..{MAX_DEPTH})"
 )]
 pub struct UnknownStrategy(pub String);
 
@@ -85,6 +87,7 @@ impl FromStr for StrategySpec {
             ["random"] => Ok(StrategySpec::Random),
             ["greedy"] => Ok(StrategySpec::Greedy),
             ["weighted"] => Ok(StrategySpec::Weighted),
+            ["preferred"] => Ok(StrategySpec::Preferred),
             ["minimax", d, rest @ ..] if rest.len() <= 1 => Ok(StrategySpec::Minimax {
                 depth: depth(d)?,
                 eval: eval(rest.first())?,
@@ -112,6 +115,7 @@ impl fmt::Display for StrategySpec {
             StrategySpec::Random => f.write_str("random"),
             StrategySpec::Greedy => f.write_str("greedy"),
             StrategySpec::Weighted => f.write_str("weighted"),
+            StrategySpec::Preferred => f.write_str("preferred"),
             StrategySpec::Minimax { depth, eval } => write!(f, "minimax:{depth}:{eval}"),
             StrategySpec::AlphaBeta { depth, eval } => write!(f, "alphabeta:{depth}:{eval}"),
             StrategySpec::Lookahead { depth } => write!(f, "lookahead:{depth}"),
@@ -127,6 +131,7 @@ impl StrategySpec {
             StrategySpec::Random => Box::new(RandomStrategy(SeededRng::new(seed))),
             StrategySpec::Greedy => Box::new(Maximizer(|board: Board| board.disc_difference())),
             StrategySpec::Weighted => Box::new(Maximizer(|board: Board| weighted_score(board.player, board.opponent))),
+            StrategySpec::Preferred => Box::new(PreferredStrategy),
             StrategySpec::Minimax { depth, eval } => Box::new(FixedDepth {
                 depth,
                 scoring: Scoring::strategy(eval),
@@ -156,6 +161,81 @@ impl Strategy for EngineStrategy {
             square: choice.best,
             value: Some(choice.value),
             nodes: choice.nodes,
+        }
+    }
+}
+
+/// The corners next to each square that is dangerous while that corner is empty: X-squares
+/// (diagonal) and C-squares (on the edge).
+fn guarded_corner(square: Square) -> Option<(Square, i32)> {
+    let (row, col) = (square.row(), square.col());
+    let corner_row = if row <= 1 {
+        0
+    } else if row >= 6 {
+        7
+    } else {
+        return None;
+    };
+    let corner_col = if col <= 1 {
+        0
+    } else if col >= 6 {
+        7
+    } else {
+        return None;
+    };
+    let corner = Square::from_row_col(corner_row, corner_col);
+    match (row.abs_diff(corner_row), col.abs_diff(corner_col)) {
+        (1, 1) => Some((corner, 500)),
+        (0, 1) | (1, 0) => Some((corner, 200)),
+        _ => None,
+    }
+}
+
+/// From this many empty squares on, the preferred move also counts discs.
+const ENDGAME_EMPTIES: u32 = 12;
+
+/// The lab's preferred move, chosen without search: take corners, keep off the squares next to
+/// empty corners, give the opponent no corner and few moves, keep our own moves, gain stable discs,
+/// and near the end gain discs. Ties go to the
+/// smallest index. `None` when the side to move has no move.
+pub fn preferred_move(board: Board) -> Option<Square> {
+    let mut best: Option<(i32, Square)> = None;
+    for square in board.moves() {
+        let child = board.play(square);
+        let mut score = 0;
+        if crate::bitboard::Bitboard::CORNERS.contains(square) {
+            score += 1000;
+        }
+        if let Some((corner, penalty)) = guarded_corner(square)
+            && board.empties().contains(corner)
+        {
+            score -= penalty;
+        }
+        let replies = child.moves();
+        score -= 300 * (replies & crate::bitboard::Bitboard::CORNERS).count() as i32;
+        score += 10 * (child.opponent_moves().count() as i32 - replies.count() as i32);
+        // Discs that can never be lost, and near the end the discs themselves: they are the score.
+        let (mine, theirs) = (child.opponent.0, child.player.0);
+        score += 20 * crate::stability::stable_discs(mine, theirs).count_ones() as i32;
+        if child.empty_count() <= ENDGAME_EMPTIES {
+            score += 15 * (mine.count_ones() as i32 - theirs.count_ones() as i32);
+        }
+        if best.is_none_or(|(best_score, _)| score > best_score) {
+            best = Some((score, square));
+        }
+    }
+    best.map(|(_, square)| square)
+}
+
+struct PreferredStrategy;
+
+impl Strategy for PreferredStrategy {
+    fn choose(&mut self, position: Position) -> Decision {
+        let square = preferred_move(position.board).expect("a strategy is only asked when a move exists");
+        Decision {
+            square,
+            value: None,
+            nodes: position.moves().count() as u64,
         }
     }
 }

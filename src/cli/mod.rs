@@ -1,6 +1,7 @@
 //! The command line: the lab mode by default, subcommands by name; maps every failure to an exit status.
 
 mod display;
+mod graders;
 mod lookahead;
 mod matches;
 mod perft;
@@ -40,6 +41,9 @@ Lab mode (the course's Othello 1-3 snapshots, byte for byte):
     TOKEN   x or o, the side to play first (default: by parity, passing if it cannot move)
     MOVES   0..63 or a1..h8; negative numbers are ignored
     --lab1  Othello 1's first snapshot: the token keeps the turn, `No moves possible`
+    --lab4  after the last snapshot, `My preferred move is: N` (a one-ply heuristic)
+    --lab5  also `Min score: S; move sequence: [...]` by exact negamax when fewer than
+            --holes N (default 11) squares are empty; the preferred move is then its first move
 
 Exit status: 0 ok, 1 refused by the rules (an illegal move: the snapshots before it are printed),
 2 bad input (nothing on stdout). Run `othello COMMAND --help` for a command's options.";
@@ -49,7 +53,7 @@ Exit status: 0 ok, 1 refused by the rules (an illegal move: the snapshots before
     name = "othello",
     version,
     about = "Othello (Reversi) for the course's labs, with strategies and an exact engine",
-    override_usage = "othello [BOARD] [TOKEN] [MOVES...] [--lab1]\n       othello <COMMAND> [ARGS]",
+    override_usage = "othello [BOARD] [TOKEN] [MOVES...] [--lab1] [--lab4] [--lab5 [--holes N]]\n       othello <COMMAND> [ARGS]",
     after_help = LAB_HELP
 )]
 struct Cli {
@@ -59,6 +63,10 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Write lab test cases (arguments and expected output) drawn from random legal games
+    Cases(graders::CasesArgs),
+    /// Compare two lab transcripts, byte for byte or as the course's graders read them
+    Diff(graders::DiffArgs),
     /// Seed 004's bestMove(K): minimax over K plies, disc difference, ties to the smallest index
     Best(lookahead::BestArgs),
     /// Seed 004's fullGame(K): both sides play bestMove(K) to the end
@@ -76,7 +84,9 @@ enum Command {
 }
 
 /// Words that select a subcommand rather than the lab mode (none of them is a lab argument).
-const SUBCOMMANDS: &[&str] = &["best", "fullgame", "match", "perft", "play", "replay", "solve", "help"];
+const SUBCOMMANDS: &[&str] = &[
+    "best", "cases", "diff", "fullgame", "match", "perft", "play", "replay", "solve", "help",
+];
 
 /// Runs the program on its arguments (without the program name), writing to stdout.
 pub fn run(args: Vec<OsString>) -> Result<()> {
@@ -101,6 +111,8 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
     };
     match cli.command {
         Command::Best(args) => lookahead::run_best(args),
+        Command::Cases(args) => graders::run_cases(args),
+        Command::Diff(args) => graders::run_diff(args),
         Command::Fullgame(args) => lookahead::run_fullgame(args),
         Command::Match(args) => matches::run(args),
         Command::Perft(args) => perft::run(args),

@@ -10,7 +10,7 @@ use crate::notation::lab_board;
 use crate::square::Square;
 
 /// What the lab mode was asked to do.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LabRequest {
     /// (black, white) discs of the given board, if one was given.
     pub board: Option<(Bitboard, Bitboard)>,
@@ -20,7 +20,15 @@ pub struct LabRequest {
     pub moves: Vec<Square>,
     /// Othello 1's first snapshot: the token keeps the turn even when it cannot move.
     pub lab1: bool,
+    /// Lab 4: `My preferred move is: N` after the last snapshot.
+    pub lab4: bool,
+    /// Lab 5: also the exact `Min score` line when fewer than `holes` squares are empty.
+    pub lab5: bool,
+    pub holes: u32,
 }
+
+/// Lab 5 solves exactly when fewer than this many squares are empty, unless `--holes` says otherwise.
+pub const DEFAULT_HOLES: u32 = 11;
 
 /// An argument the lab mode cannot use; the message says what was expected.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -41,12 +49,48 @@ static CLASSIFIER: LazyLock<Regex> = LazyLock::new(|| {
     .expect("the classifier pattern is valid")
 });
 
+impl Default for LabRequest {
+    fn default() -> LabRequest {
+        LabRequest {
+            board: None,
+            token: None,
+            moves: Vec::new(),
+            lab1: false,
+            lab4: false,
+            lab5: false,
+            holes: DEFAULT_HOLES,
+        }
+    }
+}
+
 impl LabRequest {
     /// Classifies every argument; the first one that fits nowhere is the error.
     pub fn parse<S: AsRef<str>>(args: &[S]) -> Result<LabRequest, BadArgument> {
         let mut request = LabRequest::default();
-        for argument in args {
-            request.add(argument.as_ref())?;
+        let mut holes_given = None;
+        let mut args = args.iter().map(AsRef::as_ref);
+        while let Some(argument) = args.next() {
+            if argument == "--holes" {
+                let value = args.next().ok_or_else(|| BadArgument {
+                    argument: argument.to_string(),
+                    expected: "--holes takes a number of empty squares after it".to_string(),
+                })?;
+                request.holes = value.parse().ok().filter(|&n| n <= 64).ok_or_else(|| BadArgument {
+                    argument: value.to_string(),
+                    expected: "--holes takes a number of empty squares, 0..64".to_string(),
+                })?;
+                holes_given = Some(argument);
+                continue;
+            }
+            request.add(argument)?;
+        }
+        if let Some(argument) = holes_given
+            && !request.lab5
+        {
+            return Err(BadArgument {
+                argument: argument.to_string(),
+                expected: "--holes only goes with --lab5".to_string(),
+            });
         }
         Ok(request)
     }
@@ -56,8 +100,14 @@ impl LabRequest {
             argument: argument.to_string(),
             expected: expected.to_string(),
         };
-        if argument == "--lab1" {
-            self.lab1 = true;
+        let flag = match argument {
+            "--lab1" => Some(&mut self.lab1),
+            "--lab4" => Some(&mut self.lab4),
+            "--lab5" => Some(&mut self.lab5),
+            _ => None,
+        };
+        if let Some(flag) = flag {
+            *flag = true;
             return Ok(());
         }
         let Some(captures) = CLASSIFIER.captures(argument) else {
@@ -93,7 +143,8 @@ fn explain_unclassified(argument: &str) -> String {
         return format!("an empty argument; {EXPECTED_ANY}");
     }
     if argument.starts_with("--") {
-        return "unknown option; the lab mode takes --lab1 (see othello --help)".to_string();
+        return "unknown option; the lab mode takes --lab1, --lab4, --lab5 and --holes N (see othello --help)"
+            .to_string();
     }
     if let Err(error) = argument.parse::<Square>()
         && !matches!(error, crate::square::ParseSquareError::Malformed(_))
@@ -143,10 +194,17 @@ mod tests {
             (vec![board, board], "a second board"),
             (vec!["x", "o"], "already given as x"),
             (vec!["--lab9"], "unknown option"),
+            (vec!["--lab5", "--holes", "x"], "0..64"),
+            (vec!["--lab5", "--holes"], "after it"),
         ] {
             let error = LabRequest::parse(&args).unwrap_err();
             assert!(error.to_string().contains(fragment), "{args:?}: {error}");
             assert_eq!(&error.argument, args.last().unwrap());
         }
+        let error = LabRequest::parse(&["--holes", "4"]).unwrap_err();
+        assert_eq!(
+            (error.argument.as_str(), error.expected.as_str()),
+            ("--holes", "--holes only goes with --lab5")
+        );
     }
 }

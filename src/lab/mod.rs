@@ -2,9 +2,15 @@
 //! byte for byte as docs/lab-format.md defines them.
 
 pub mod args;
+pub mod cases;
+pub mod diff;
+pub mod negamax;
 pub mod render;
+pub mod transcript;
 
 pub use args::{BadArgument, LabRequest};
+
+use std::fmt::Write as _;
 
 use crate::board::IllegalMove;
 use crate::color::Color;
@@ -67,5 +73,27 @@ pub fn run(request: &LabRequest, out: &mut String) -> Result<(), LabIllegalMove>
         position = played.after_forced_pass();
         render::snapshot(out, position, Some((side, square)));
     }
+    if (request.lab4 || request.lab5) && !position.is_game_over() {
+        later_labs(out, request, position);
+    }
     Ok(())
+}
+
+/// Lab 4's preferred move, and Lab 5's exact line when few enough squares are empty (then the
+/// preferred move is the first move of that line).
+fn later_labs(out: &mut String, request: &LabRequest, position: Position) {
+    let board = position.board;
+    if request.lab5 && board.empty_count() < request.holes {
+        let (score, line) = negamax::solve(board);
+        let first = line.first().copied().flatten().expect("the side to move has a move");
+        let reversed: Vec<String> = line
+            .iter()
+            .rev()
+            .map(|step| step.map_or(-1, |s| s.index() as i32).to_string())
+            .collect();
+        let _ = writeln!(out, "My preferred move is: {}", first.index());
+        let _ = writeln!(out, "Min score: {score}; move sequence: [{}]", reversed.join(", "));
+    } else if let Some(square) = crate::strategy::preferred_move(board) {
+        let _ = writeln!(out, "My preferred move is: {}", square.index());
+    }
 }
