@@ -20,6 +20,8 @@ use crate::stability::stable_discs;
 const SMALL_EMPTIES: u32 = 5;
 /// From this many empties the transposition table is used.
 const TABLE_EMPTIES: u32 = 8;
+/// Above this many empties the children's table entries are probed for a cut-off before searching.
+const ETC_EMPTIES: u32 = 9;
 /// From this many empties a stability bound is tried before searching.
 const STABILITY_EMPTIES: u32 = 7;
 
@@ -404,13 +406,20 @@ impl Solver {
         let original_alpha = alpha;
         let mut keyed = [(0i32, Square::A1, board); 32];
         let mut count = 0;
+        let probe_children = empties > ETC_EMPTIES;
         for square in moves {
             let child = board.play(square);
-            let key = if square.index() as u8 == hinted {
-                i32::MIN
-            } else {
-                ordering_key(child, square)
-            };
+            // Enhanced transposition cut-off: a child already known to be bad enough for the
+            // opponent proves the cut without a search.
+            if probe_children
+                && let Some(entry) = self.table.probe(child)
+                && -(entry.upper as i32) >= beta
+            {
+                let score = -(entry.upper as i32);
+                self.table.store(board, empties, original_alpha, beta, score, square.index() as u8);
+                return score;
+            }
+            let key = if square.index() as u8 == hinted { i32::MIN } else { ordering_key(child, square) };
             keyed[count] = (key, square, child);
             count += 1;
         }
@@ -608,8 +617,14 @@ fn ordering_key(child: Board, square: Square) -> i32 {
     let replies = child.moves();
     let corner_replies = (replies & Bitboard::CORNERS).count() as i32;
     let corner_bonus = if Bitboard::CORNERS.contains(square) { -4 } else { 0 };
-    (replies.count() as i32 + corner_replies) * 4 + corner_bonus
+    // Parity: a move into a quadrant with an odd number of empties (counted before the move).
+    let quadrant = QUADRANTS[QUADRANT_OF[square.index()] as usize];
+    let parity_bonus = if (child.empties().0 & quadrant).count_ones() % 2 == 0 { -PARITY_WEIGHT } else { 0 };
+    (replies.count() as i32 + corner_replies) * 4 + corner_bonus + parity_bonus
 }
+
+/// Parity breaks ties between moves leaving the same mobility (it weighs less than one reply).
+const PARITY_WEIGHT: i32 = 2;
 
 #[cfg(test)]
 mod tests {
