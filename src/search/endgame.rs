@@ -416,10 +416,15 @@ impl Solver {
                 && -(entry.upper as i32) >= beta
             {
                 let score = -(entry.upper as i32);
-                self.table.store(board, empties, original_alpha, beta, score, square.index() as u8);
+                self.table
+                    .store(board, empties, original_alpha, beta, score, square.index() as u8);
                 return score;
             }
-            let key = if square.index() as u8 == hinted { i32::MIN } else { ordering_key(child, square) };
+            let key = if square.index() as u8 == hinted {
+                i32::MIN
+            } else {
+                ordering_key(child, square)
+            };
             keyed[count] = (key, square, child);
             count += 1;
         }
@@ -619,7 +624,11 @@ fn ordering_key(child: Board, square: Square) -> i32 {
     let corner_bonus = if Bitboard::CORNERS.contains(square) { -4 } else { 0 };
     // Parity: a move into a quadrant with an odd number of empties (counted before the move).
     let quadrant = QUADRANTS[QUADRANT_OF[square.index()] as usize];
-    let parity_bonus = if (child.empties().0 & quadrant).count_ones() % 2 == 0 { -PARITY_WEIGHT } else { 0 };
+    let parity_bonus = if (child.empties().0 & quadrant).count_ones() % 2 == 0 {
+        -PARITY_WEIGHT
+    } else {
+        0
+    };
     (replies.count() as i32 + corner_replies) * 4 + corner_bonus + parity_bonus
 }
 
