@@ -215,19 +215,7 @@ fn the_lab4_preferred_move_takes_three_quarters_of_the_discs_from_random() {
 
 /// Lab 5's value by visiting every line: token difference at the end, empties counting for nobody.
 fn exhaustive_tokens(board: othello::Board) -> i32 {
-    let moves = board.moves();
-    if moves.is_empty() {
-        return if board.opponent_moves().is_empty() {
-            board.disc_difference()
-        } else {
-            -exhaustive_tokens(board.pass())
-        };
-    }
-    moves
-        .squares()
-        .map(|square| -exhaustive_tokens(board.play(square)))
-        .max()
-        .unwrap()
+    common::exhaustive(board, othello::Board::disc_difference)
 }
 
 #[test]

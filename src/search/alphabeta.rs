@@ -1,7 +1,7 @@
 //! Alpha-beta (fail-soft negamax) to a fixed depth. It returns exactly minimax's move and value,
 //! ties going to the smallest index: the order of the search may differ, the answer may not.
 
-use super::{Scoring, SearchResult};
+use super::{Scoring, SearchResult, root_without_choice};
 use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::square::Square;
@@ -14,20 +14,12 @@ const INFINITY: i32 = i32::MAX;
 const ORDERING_DEPTH: u32 = 3;
 
 pub fn alphabeta(board: Board, depth: u32, scoring: Scoring) -> SearchResult {
+    let after_pass = |child, depth, nodes: &mut u64| search(child, depth, -INFINITY, INFINITY, scoring, nodes);
+    if let Some(result) = root_without_choice(board, depth, scoring, after_pass) {
+        return result;
+    }
     let mut nodes = 1;
     let moves = board.moves();
-    if depth == 0 || moves.is_empty() {
-        let value = if depth == 0 || board.opponent_moves().is_empty() {
-            scoring.leaf(board)
-        } else {
-            -search(board.pass(), depth - 1, -INFINITY, INFINITY, scoring, &mut nodes)
-        };
-        return SearchResult {
-            best: None,
-            value,
-            nodes,
-        };
-    }
     let mut best: Option<Square> = None;
     let mut best_value = -INFINITY;
     for (square, child) in ordered_children(board, moves, depth, scoring) {

@@ -626,7 +626,7 @@ fn ordering_key(child: Board, square: Square) -> i32 {
     let corner_bonus = if Bitboard::CORNERS.contains(square) { -4 } else { 0 };
     // Parity: a move into a quadrant with an odd number of empties (counted before the move).
     let quadrant = QUADRANTS[QUADRANT_OF[square.index()] as usize];
-    let parity_bonus = if (child.empties().0 & quadrant).count_ones() % 2 == 0 {
+    let parity_bonus = if (child.empties().0 & quadrant).count_ones().is_multiple_of(2) {
         -PARITY_WEIGHT
     } else {
         0

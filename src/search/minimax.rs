@@ -1,24 +1,17 @@
 //! Plain minimax (in negamax form) to a fixed depth: the reference the faster searches must equal.
 //! A pass consumes a ply; ties at the root go to the smallest square index.
 
-use super::{Scoring, SearchResult};
+use super::{Scoring, SearchResult, root_without_choice};
 use crate::board::Board;
 
 pub fn minimax(board: Board, depth: u32, scoring: Scoring) -> SearchResult {
+    if let Some(result) = root_without_choice(board, depth, scoring, |child, depth, nodes| {
+        value(child, depth, scoring, nodes)
+    }) {
+        return result;
+    }
     let mut nodes = 1;
     let moves = board.moves();
-    if depth == 0 || moves.is_empty() {
-        let value = if depth == 0 || board.opponent_moves().is_empty() {
-            scoring.leaf(board)
-        } else {
-            -value(board.pass(), depth - 1, scoring, &mut nodes)
-        };
-        return SearchResult {
-            best: None,
-            value,
-            nodes,
-        };
-    }
     let mut best = None;
     let mut best_value = i32::MIN;
     for square in moves {

@@ -82,3 +82,27 @@ pub struct SearchResult {
     /// Positions visited, leaves included.
     pub nodes: u64,
 }
+
+/// The root of a fixed-depth search when there is no move to choose: at the horizon, in a finished
+/// game, or before a forced pass, whose position `after_pass` searches one ply down.
+pub(crate) fn root_without_choice(
+    board: Board,
+    depth: u32,
+    scoring: Scoring,
+    after_pass: impl FnOnce(Board, u32, &mut u64) -> i32,
+) -> Option<SearchResult> {
+    if depth > 0 && !board.moves().is_empty() {
+        return None;
+    }
+    let mut nodes = 1;
+    let value = if depth == 0 || board.opponent_moves().is_empty() {
+        scoring.leaf(board)
+    } else {
+        -after_pass(board.pass(), depth - 1, &mut nodes)
+    };
+    Some(SearchResult {
+        best: None,
+        value,
+        nodes,
+    })
+}

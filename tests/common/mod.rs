@@ -16,3 +16,21 @@ where
     command.args(args);
     command
 }
+
+/// The exact value of `board` for its side to move by visiting every line of play, with `final_score`
+/// valuing finished games: the reference the solvers are checked against.
+pub fn exhaustive(board: othello::Board, final_score: fn(othello::Board) -> i32) -> i32 {
+    let moves = board.moves();
+    if moves.is_empty() {
+        return if board.opponent_moves().is_empty() {
+            final_score(board)
+        } else {
+            -exhaustive(board.pass(), final_score)
+        };
+    }
+    moves
+        .squares()
+        .map(|square| -exhaustive(board.play(square), final_score))
+        .max()
+        .unwrap()
+}
