@@ -1,60 +1,37 @@
 //! Lab 5's exact negamax: the guaranteed difference between the side's tokens and the opponent's at
 //! the end of the game (empty squares count for nobody, as the course counts tokens), with an optimal
 //! line for both sides.
+//!
+//! It is the fixed-depth alpha-beta on disc difference (seed 004's scoring) with a depth no game can
+//! outlast: every ply fills a square or is a pass, and two passes in a row end the game.
 
 use crate::board::Board;
+use crate::eval::Eval;
+use crate::search::alphabeta::alphabeta;
+use crate::search::{Scoring, SearchResult};
 use crate::square::Square;
+
+fn to_the_end(board: Board) -> SearchResult {
+    alphabeta(board, 2 * board.empty_count() + 1, Scoring::lookahead(Eval::Discs))
+}
 
 /// The exact value of `board` for its side to move and an optimal line in play order (`None` for a
 /// pass); among equal moves the smallest index is taken, so the line is reproducible.
 pub fn solve(board: Board) -> (i32, Vec<Option<Square>>) {
-    let score = negamax(board, -65, 65);
+    let score = to_the_end(board).value;
     let mut line = Vec::new();
-    let (mut current, mut value) = (board, score);
-    loop {
-        let moves = current.moves();
-        if moves.is_empty() {
-            if current.opponent_moves().is_empty() {
-                return (score, line);
+    let mut current = board;
+    while !current.is_game_over() {
+        match to_the_end(current).best {
+            Some(square) => {
+                line.push(Some(square));
+                current = current.play(square);
             }
-            line.push(None);
-            current = current.pass();
-            value = -value;
-            continue;
-        }
-        let (square, child) = moves
-            .squares()
-            .map(|square| (square, current.play(square)))
-            .find(|&(_, child)| -negamax(child, -value - 1, -value + 1) == value)
-            .expect("some move reaches the value");
-        line.push(Some(square));
-        current = child;
-        value = -value;
-    }
-}
-
-/// Fail-soft alpha-beta on the final token difference, fastest-first.
-fn negamax(board: Board, mut alpha: i32, beta: i32) -> i32 {
-    let moves = board.moves();
-    if moves.is_empty() {
-        return if board.opponent_moves().is_empty() {
-            board.disc_difference()
-        } else {
-            -negamax(board.pass(), -beta, -alpha)
-        };
-    }
-    let mut children: Vec<Board> = moves.squares().map(|square| board.play(square)).collect();
-    children.sort_by_key(|child| child.moves().count());
-    let mut best = i32::MIN;
-    for child in children {
-        let value = -negamax(child, -beta, -alpha);
-        if value > best {
-            best = value;
-            alpha = alpha.max(value);
-            if alpha >= beta {
-                break;
+            None => {
+                line.push(None);
+                current = current.pass();
             }
         }
     }
-    best
+    (score, line)
 }
