@@ -92,7 +92,7 @@ impl Engine {
         self.deadline = start + midgame_share;
         self.out_of_time = false;
         for depth in 1..=empties.max(1) {
-            match self.root(board, depth, choice.best) {
+            match self.root(board, depth) {
                 Some((best, value)) => {
                     choice = EngineChoice {
                         best,
@@ -129,37 +129,16 @@ impl Engine {
         choice
     }
 
-    /// One iteration at the root, the previous best move first; `None` if time ran out.
-    fn root(&mut self, board: Board, depth: u32, previous_best: Square) -> Option<(Square, i32)> {
-        let mut children: Vec<(Square, Board)> = board.moves().squares().map(|s| (s, board.play(s))).collect();
-        children.sort_by_key(|&(square, child)| {
-            if square == previous_best {
-                i32::MIN
-            } else {
-                ordering_key(child)
-            }
-        });
-        let (mut alpha, beta) = (-INFINITY, INFINITY);
-        let mut best = children[0].0;
-        for (i, &(square, child)) in children.iter().enumerate() {
-            let mut value;
-            if i == 0 {
-                value = -self.search(child, depth - 1, -beta, -alpha, false);
-            } else {
-                value = -self.search(child, depth - 1, -alpha - 1, -alpha, false);
-                if value > alpha && value < beta {
-                    value = -self.search(child, depth - 1, -beta, -value, false);
-                }
-            }
-            if self.out_of_time {
-                return None;
-            }
-            if value > alpha {
-                alpha = value;
-                best = square;
-            }
+    /// One iteration at the root; the table holds the previous iteration's best move, which the
+    /// search tries first, and receives this one's. `None` if time ran out.
+    fn root(&mut self, board: Board, depth: u32) -> Option<(Square, i32)> {
+        let value = self.search(board, depth, -INFINITY, INFINITY, false);
+        if self.out_of_time {
+            return None;
         }
-        Some((best, alpha))
+        let entry = self.table[self.index(board)];
+        let stored = entry.player == board.player.0 && entry.opponent == board.opponent.0;
+        Square::new(entry.best).filter(|_| stored).map(|best| (best, value))
     }
 
     fn index(&self, board: Board) -> usize {
