@@ -223,3 +223,21 @@ fn the_engine_beats_a_shallow_search() {
     let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     assert!(report["points"].as_f64().unwrap() >= 3.0, "{report}");
 }
+
+/// A constructed position where black has 34 legal moves, more than any game reaches.
+const MOBILE: &str = ".oxxo...xooo..ox.....xo...x..ox.xo.o..o..xxx.xo..ooooxo.........";
+
+#[test]
+fn regression_positions_with_more_than_32_moves_do_not_overflow_the_move_lists() {
+    assert_eq!(
+        othello::notation::lab_board::parse(MOBILE).map(|(b, w)| Board::new(b, w).moves().count()),
+        Ok(34)
+    );
+    common::othello(["best", "--strategy", "engine:50", MOBILE, "x"])
+        .assert()
+        .success();
+    common::othello(["solve", MOBILE, "x", "--time-limit", "0.2"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("not solved within the time limit"));
+}

@@ -45,7 +45,9 @@ pub struct Solution {
     pub nodes: u64,
 }
 
-#[derive(Clone, Copy, Default)]
+/// Zeroable: tables are allocated zeroed, so that the system maps their pages lazily instead of
+/// the program writing hundreds of megabytes before the first move.
+#[derive(Clone, Copy, Default, bytemuck::Zeroable)]
 struct Entry {
     player: u64,
     opponent: u64,
@@ -66,7 +68,7 @@ const NO_MOVE: u8 = 64;
 impl Table {
     fn new(bits: u32) -> Table {
         Table {
-            entries: vec![Entry::default(); 1 << bits],
+            entries: bytemuck::zeroed_vec(1 << bits),
             mask: (1 << bits) - 1,
         }
     }
@@ -404,7 +406,7 @@ impl Solver {
             };
         }
         let original_alpha = alpha;
-        let mut keyed = [(0i32, Square::A1, board); 32];
+        let mut keyed = [(0i32, Square::A1, board); 64];
         let mut count = 0;
         let probe_children = empties > ETC_EMPTIES;
         for square in moves {

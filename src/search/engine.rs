@@ -20,7 +20,9 @@ const MIDGAME_SHARE_BEFORE_SOLVING: f64 = 0.25;
 /// The share of the time after which no new work starts; the rest is margin for the clock checks.
 const USABLE_SHARE: f64 = 0.92;
 
-#[derive(Clone, Copy, Default)]
+/// Zeroable: tables are allocated zeroed, so that the system maps their pages lazily instead of
+/// the program writing hundreds of megabytes before the first move.
+#[derive(Clone, Copy, Default, bytemuck::Zeroable)]
 struct Entry {
     player: u64,
     opponent: u64,
@@ -58,7 +60,7 @@ impl Engine {
     pub fn new(milliseconds: u64) -> Engine {
         Engine {
             budget: Duration::from_millis(milliseconds),
-            table: vec![Entry::default(); 1 << TABLE_BITS],
+            table: bytemuck::zeroed_vec(1 << TABLE_BITS),
             solver: Solver::with_table_bits(21),
             nodes: 0,
             deadline: Instant::now(),
@@ -186,7 +188,7 @@ impl Engine {
             }
         }
         let original = (alpha, beta);
-        let mut keyed = [(0i32, Square::A1, board); 32];
+        let mut keyed = [(0i32, Square::A1, board); 64];
         let mut count = 0;
         for square in moves {
             let child = board.play(square);
