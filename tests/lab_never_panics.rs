@@ -65,3 +65,23 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+
+    /// Any board, however unlike a game, is answered by every command without a panic.
+    #[test]
+    fn the_commands_never_panic_on_arbitrary_boards(board in "[xo.]{64}", token in "[xo]") {
+        for args in [
+            vec!["solve", &board, &token, "--time-limit", "0.05"],
+            vec!["best", "--strategy", "engine:10", &board, &token],
+            vec!["best", "--depth", "2", &board, &token],
+            vec!["perft", "2", &board, &token],
+            vec!["fullgame", "--depth", "1", &board, &token],
+            vec![&board, &token, "--lab4", "--lab5", "--holes", "9"],
+        ] {
+            let output = common::othello(&args).output().expect("the binary runs");
+            prop_assert!(matches!(output.status.code(), Some(0..=2)), "{:?}: {}", args, String::from_utf8_lossy(&output.stderr));
+        }
+    }
+}
