@@ -9,6 +9,8 @@
 
 use std::time::Instant;
 
+use arrayvec::ArrayVec;
+
 use super::last_flips::count_last_flips;
 use crate::bitboard::Bitboard;
 use crate::board::{Board, NEIGHBOURS, flips, legal_moves};
@@ -406,8 +408,8 @@ impl Solver {
             };
         }
         let original_alpha = alpha;
-        let mut keyed = [(0i32, Square::A1, board); 64];
-        let mut count = 0;
+        // At most 64 moves fit on a board; the list is not initialised beyond what is pushed.
+        let mut keyed: ArrayVec<(i32, Square, Board), 64> = ArrayVec::new();
         let probe_children = empties > ETC_EMPTIES;
         for square in moves {
             let child = board.play(square);
@@ -429,10 +431,8 @@ impl Solver {
             } else {
                 ordering_key(child, square)
             };
-            keyed[count] = (key, square, child);
-            count += 1;
+            keyed.push((key, square, child));
         }
-        let keyed = &mut keyed[..count];
         keyed.sort_unstable_by_key(|&(key, _, _)| key);
         let mut best_score = -MAX_SCORE - 1;
         let mut best_move = NO_MOVE;

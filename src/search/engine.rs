@@ -4,6 +4,8 @@
 
 use std::time::{Duration, Instant};
 
+use arrayvec::ArrayVec;
+
 use crate::board::Board;
 use crate::eval::{Eval, weighted_score};
 use crate::search::WIN;
@@ -188,19 +190,17 @@ impl Engine {
             }
         }
         let original = (alpha, beta);
-        let mut keyed = [(0i32, Square::A1, board); 64];
-        let mut count = 0;
+        // At most 64 moves fit on a board; the list is not initialised beyond what is pushed.
+        let mut keyed: ArrayVec<(i32, Square, Board), 64> = ArrayVec::new();
         for square in moves {
             let child = board.play(square);
             let key = if square.index() as u8 == hinted || depth < 3 {
-                i32::MIN + count as i32
+                i32::MIN + keyed.len() as i32
             } else {
                 ordering_key(child)
             };
-            keyed[count] = (key, square, child);
-            count += 1;
+            keyed.push((key, square, child));
         }
-        let keyed = &mut keyed[..count];
         if depth >= 3 {
             keyed.sort_unstable_by_key(|&(key, _, _)| key);
         }
