@@ -366,7 +366,7 @@ impl Solver {
     /// Fail-soft alpha-beta with null-window re-searches, the table and the ordering.
     fn search(&mut self, board: Board, mut alpha: i32, mut beta: i32, empties: u32, passed: bool) -> i32 {
         if empties <= SMALL_EMPTIES {
-            return self.search_small(board.player.0, board.opponent.0, alpha, beta, empties, passed);
+            return self.search_small(board.player.0, board.opponent.0, alpha, beta, empties);
         }
         self.tick();
         if self.out_of_time {
@@ -468,7 +468,7 @@ impl Solver {
     }
 
     /// Few empties: no move generation, the empty squares tried directly, odd regions first.
-    fn search_small(&mut self, player: u64, opponent: u64, alpha: i32, beta: i32, empties: u32, _passed: bool) -> i32 {
+    fn search_small(&mut self, player: u64, opponent: u64, alpha: i32, beta: i32, empties: u32) -> i32 {
         let empty = !(player | opponent);
         let mut squares = [0u8; SMALL_EMPTIES as usize];
         for (slot, square) in squares.iter_mut().zip(Bitboard(empty)) {
