@@ -12,6 +12,7 @@ use std::time::Instant;
 use arrayvec::ArrayVec;
 
 use super::last_flips::count_last_flips;
+use super::pvs_child;
 use crate::bitboard::Bitboard;
 use crate::board::{Board, NEIGHBOURS, flips, legal_moves};
 use crate::square::Square;
@@ -267,15 +268,9 @@ impl Solver {
         let mut alpha = alpha;
         for square in self.ordered_moves(board, moves) {
             let child = board.play(square);
-            let mut score;
-            if best.is_none() {
-                score = -self.search(child, -beta, -alpha, empties - 1, false);
-            } else {
-                score = -self.search(child, -alpha - 1, -alpha, empties - 1, false);
-                if score > alpha && score < beta {
-                    score = -self.search(child, -beta, -score, empties - 1, false);
-                }
-            }
+            let score = pvs_child(best.is_none(), alpha, beta, |a, b| {
+                self.search(child, a, b, empties - 1, false)
+            });
             if self.out_of_time {
                 return Err(OutOfTime);
             }
@@ -437,15 +432,7 @@ impl Solver {
         let mut best_score = -MAX_SCORE - 1;
         let mut best_move = NO_MOVE;
         for (i, &(_, square, child)) in keyed.iter().enumerate() {
-            let mut score;
-            if i == 0 {
-                score = -self.search(child, -beta, -alpha, empties - 1, false);
-            } else {
-                score = -self.search(child, -alpha - 1, -alpha, empties - 1, false);
-                if score > alpha && score < beta {
-                    score = -self.search(child, -beta, -score, empties - 1, false);
-                }
-            }
+            let score = pvs_child(i == 0, alpha, beta, |a, b| self.search(child, a, b, empties - 1, false));
             if self.out_of_time {
                 return 0;
             }
@@ -555,52 +542,41 @@ impl Solver {
     /// Two empty squares: each move leads to a counted last square.
     fn two_empties(&mut self, player: u64, opponent: u64, beta: i32, first: u8, second: u8) -> i32 {
         self.nodes += 1;
-        let mut best_score = -MAX_SCORE - 1;
-        for (square, other) in [(first, second), (second, first)] {
-            if NEIGHBOURS[square as usize] & opponent == 0 {
+        if let Some(score) = self.best_of_last_two(player, opponent, beta, first, second) {
+            return score;
+        }
+        // We pass: the opponent takes the square best for it, if it can move at all.
+        match self.best_of_last_two(opponent, player, MAX_SCORE + 1, first, second) {
+            Some(score) => -score,
+            None => final_score(player, opponent),
+        }
+    }
+
+    /// The best score `mover` reaches by playing one of the two last empty squares (failing high
+    /// at `beta`), or `None` if it can play neither.
+    fn best_of_last_two(&mut self, mover: u64, other: u64, beta: i32, first: u8, second: u8) -> Option<i32> {
+        let mut best_score = None;
+        for (square, last) in [(first, second), (second, first)] {
+            if NEIGHBOURS[square as usize] & other == 0 {
                 continue;
             }
-            let flipped = flips(player, opponent, Square::from_index(square));
+            let flipped = flips(mover, other, Square::from_index(square));
             if flipped != 0 {
                 self.nodes += 1;
                 let score = -last_square_score(
-                    opponent ^ flipped,
-                    player ^ flipped ^ (1 << square),
-                    Square::from_index(other),
+                    other ^ flipped,
+                    mover ^ flipped ^ (1 << square),
+                    Square::from_index(last),
                 );
-                if score > best_score {
-                    best_score = score;
+                if best_score.is_none_or(|best| score > best) {
+                    best_score = Some(score);
                     if score >= beta {
-                        return score;
+                        break;
                     }
                 }
             }
         }
-        if best_score > -MAX_SCORE - 1 {
-            return best_score;
-        }
-        // We pass: the opponent picks the square that leaves us the least.
-        let mut worst_for_us = MAX_SCORE + 1;
-        for (square, other) in [(first, second), (second, first)] {
-            if NEIGHBOURS[square as usize] & player == 0 {
-                continue;
-            }
-            let flipped = flips(opponent, player, Square::from_index(square));
-            if flipped != 0 {
-                self.nodes += 1;
-                let score = last_square_score(
-                    player ^ flipped,
-                    opponent ^ flipped ^ (1 << square),
-                    Square::from_index(other),
-                );
-                worst_for_us = worst_for_us.min(score);
-            }
-        }
-        if worst_for_us <= MAX_SCORE {
-            worst_for_us
-        } else {
-            final_score(player, opponent)
-        }
+        best_score
     }
 }
 

@@ -8,8 +8,8 @@ use arrayvec::ArrayVec;
 
 use crate::board::Board;
 use crate::eval::{Eval, weighted_score};
-use crate::search::WIN;
 use crate::search::endgame::Solver;
+use crate::search::{WIN, pvs_child};
 use crate::square::Square;
 
 /// The default thinking time per move.
@@ -207,15 +207,7 @@ impl Engine {
         let mut best_value = -INFINITY;
         let mut best_move = NO_MOVE;
         for (i, &(_, square, child)) in keyed.iter().enumerate() {
-            let mut value;
-            if i == 0 {
-                value = -self.search(child, depth - 1, -beta, -alpha, false);
-            } else {
-                value = -self.search(child, depth - 1, -alpha - 1, -alpha, false);
-                if value > alpha && value < beta {
-                    value = -self.search(child, depth - 1, -beta, -value, false);
-                }
-            }
+            let value = pvs_child(i == 0, alpha, beta, |a, b| self.search(child, depth - 1, a, b, false));
             if self.out_of_time {
                 return 0;
             }
@@ -230,19 +222,9 @@ impl Engine {
                 }
             }
         }
-        let (lower, upper) = (
-            if best_value >= original.1 {
-                best_value
-            } else {
-                -INFINITY
-            },
-            if best_value <= original.0 { best_value } else { INFINITY },
-        );
-        let (lower, upper) = if best_value > original.0 && best_value < original.1 {
-            (best_value, best_value)
-        } else {
-            (lower, upper)
-        };
+        // An exact value inside the window bounds both ways; a cut-off only one way.
+        let lower = if best_value > original.0 { best_value } else { -INFINITY };
+        let upper = if best_value < original.1 { best_value } else { INFINITY };
         self.table[index] = Entry {
             player: board.player.0,
             opponent: board.opponent.0,

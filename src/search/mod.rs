@@ -106,3 +106,19 @@ pub(crate) fn root_without_choice(
         nodes,
     })
 }
+
+/// The value of one child in a principal variation search, given `search(alpha, beta)` from the
+/// child's side: the first child gets the full window, the others a null window, searched again
+/// with the full one when they turn out to lie inside it.
+#[inline(always)]
+pub(crate) fn pvs_child(first: bool, alpha: i32, beta: i32, mut search: impl FnMut(i32, i32) -> i32) -> i32 {
+    if first {
+        return -search(-beta, -alpha);
+    }
+    let score = -search(-alpha - 1, -alpha);
+    if score > alpha && score < beta {
+        -search(-beta, -score)
+    } else {
+        score
+    }
+}
