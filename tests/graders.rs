@@ -85,7 +85,7 @@ fn tolerant_diff_reports_every_kind_of_real_difference() {
         (
             "a missing snapshot",
             HANDOUT[..HANDOUT.find("x plays to 41").unwrap()].to_string(),
-            "4 snapshots, the actual one 3",
+            "expected: 4 snapshots",
         ),
         (
             "a game-over snapshot",

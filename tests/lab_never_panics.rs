@@ -3,7 +3,7 @@
 
 mod common;
 
-use othello::lab::{self, LabRequest};
+use othello::course::lab::{self, LabRequest};
 use proptest::prelude::*;
 
 const DEFAULT_BOARD: &str = "...........................ox......xo...........................";

@@ -1,7 +1,9 @@
-//! Boards for people: a-h / 1-8 labels, legal moves marked, the last move in upper case, and
-//! colour only when the output is a terminal.
+//! For people at a terminal: boards with a-h / 1-8 labels, legal moves marked, the last move in upper
+//! case and colour only when the output is a terminal; a progress bar on stderr.
 
-use std::fmt::Write;
+use std::fmt::Write as _;
+use std::io::{IsTerminal, Write as _};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::bitboard::Bitboard;
 use crate::position::Position;
@@ -42,4 +44,40 @@ pub fn board(position: Position, moves: Bitboard, last: Option<Square>, colour: 
     let (black, white) = position.counts();
     let _ = writeln!(out, "   x (black) {black}, o (white) {white}");
     out
+}
+
+/// A one-line progress bar on stderr, drawn only when stderr is a terminal.
+pub struct Progress {
+    total: usize,
+    unit: &'static str,
+    done: AtomicUsize,
+    visible: bool,
+}
+
+impl Progress {
+    pub fn new(total: usize, unit: &'static str) -> Progress {
+        Progress {
+            total,
+            unit,
+            done: AtomicUsize::new(0),
+            visible: std::io::stderr().is_terminal(),
+        }
+    }
+
+    pub fn tick(&self) {
+        let done = self.done.fetch_add(1, Ordering::Relaxed) + 1;
+        if self.visible {
+            let width = 40;
+            let filled = (done * width) / self.total.max(1);
+            let bar = format!("{}{}", "#".repeat(filled.min(width)), ".".repeat(width - filled.min(width)));
+            let _ = write!(std::io::stderr(), "\r[{bar}] {done}/{} {}", self.total, self.unit);
+        }
+    }
+
+    /// Clears the bar, so that what follows starts on a clean line.
+    pub fn finish(&self) {
+        if self.visible {
+            let _ = write!(std::io::stderr(), "\r{}\r", " ".repeat(70));
+        }
+    }
 }

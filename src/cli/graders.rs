@@ -1,5 +1,5 @@
-//! Tools for graders: `othello diff` (strict or tolerant transcript comparison) and `othello cases`
-//! (lab test cases from random legal games).
+//! Tools for graders: `othello diff` (two transcripts compared by a judge) and `othello cases` (lab test
+//! cases from random legal games, written as a whole set or not at all).
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -8,8 +8,8 @@ use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
 
 use super::{Refused, write_stdout};
-use crate::lab::{cases, diff};
-use crate::log::write_atomically;
+use crate::course::cases::{self, Form, Options};
+use crate::course::judge::Judge;
 
 #[derive(Args, Debug)]
 pub struct DiffArgs {
@@ -17,10 +17,17 @@ pub struct DiffArgs {
     expected: PathBuf,
     /// The transcript to check (`-` for stdin)
     actual: PathBuf,
-    /// Compare as the course's graders do: board characters only, `*` as `.`, case, spacing and
-    /// punctuation ignored, possible moves as a set, "moves to" as "plays to"
+    /// strict (byte for byte), tolerant (every snapshot, layout forgiven: board characters only, `*`
+    /// as `.`, case, spacing and punctuation ignored, counts on their own line, moves as a set) or
+    /// course (the last board and the last possible moves, as the course's Lab A grader)
+    #[arg(long, default_value = "strict", conflicts_with = "tolerant")]
+    judge: Judge,
+    /// Short for --judge tolerant
     #[arg(long)]
     tolerant: bool,
+    /// Differences shown at most
+    #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..))]
+    max: u32,
 }
 
 fn read_input(path: &Path, stdin_taken: &mut bool) -> Result<String> {
@@ -41,56 +48,144 @@ pub fn run_diff(args: DiffArgs) -> Result<()> {
     let mut stdin_taken = false;
     let expected = read_input(&args.expected, &mut stdin_taken)?;
     let actual = read_input(&args.actual, &mut stdin_taken)?;
-    let difference = if args.tolerant {
-        diff::tolerant(&expected, &actual)
-    } else {
-        diff::strict(&expected, &actual)
-    };
-    match difference {
-        None => Ok(()),
-        Some(report) => {
-            write_stdout(&format!("{report}\n"))?;
-            let how = if args.tolerant {
-                "as a grader reads them"
-            } else {
-                "byte for byte"
-            };
-            Err(Refused(anyhow!("the transcripts differ {how}")).into())
-        }
+    let judge = if args.tolerant { Judge::Tolerant } else { args.judge };
+    let differences = judge.compare(&expected, &actual);
+    if differences.is_empty() {
+        return Ok(());
     }
+    let mut report = String::new();
+    for difference in differences.iter().take(args.max as usize) {
+        report.push_str(&format!("{difference}\n"));
+    }
+    let shown = differences.len().min(args.max as usize);
+    report.push_str(&format!(
+        "{} difference{} (judge {judge}){}\n",
+        differences.len(),
+        if differences.len() == 1 { "" } else { "s" },
+        if shown < differences.len() { format!("; the first {shown} shown") } else { String::new() }
+    ));
+    write_stdout(&report)?;
+    Err(Refused(anyhow!("the transcripts differ (judge {judge})")).into())
 }
 
 #[derive(Args, Debug)]
 pub struct CasesArgs {
-    /// How many cases to write
+    /// How many cases to write (every set starts with one case of each kind the course tests)
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     count: u32,
     /// Seed: the same seed writes the same cases
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// At most this many moves per case (one case in eight plays its game to the end)
+    /// At most this many moves per random case (one case in eight plays its game to the end)
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(0..=60))]
     max_moves: u32,
-    /// The folder to write NAME.args and NAME.out into (created if needed)
+    /// Any arguments the lab mode accepts, beyond the handout's form: the token after the moves,
+    /// leading zeros such as 019
+    #[arg(long, conflicts_with = "lab1")]
+    varied: bool,
+    /// Othello 1 cases: a board and a token only, the expected output as with --lab1
+    #[arg(long)]
+    lab1: bool,
+    /// The moves as one condensed transcript (4445_9-157: two characters a move, -1 a pass)
+    #[arg(long, conflicts_with = "lab1")]
+    condensed: bool,
+    /// Replace the cases already in DIR (the old set is removed)
+    #[arg(long)]
+    replace: bool,
+    /// The folder to write NAME.args and NAME.out into: new, empty, or holding a set to --replace
     dir: PathBuf,
 }
 
 pub fn run_cases(args: CasesArgs) -> Result<()> {
-    std::fs::create_dir_all(&args.dir).with_context(|| format!("cannot create {}", args.dir.display()))?;
+    let existing = existing_cases(&args.dir)?;
+    if existing > 0 && !args.replace {
+        bail!(
+            "bad argument {:?}: the folder already holds {existing} case files; add --replace to replace that set",
+            args.dir.display().to_string()
+        );
+    }
+    let options = Options {
+        form: if args.lab1 {
+            Form::Lab1
+        } else if args.varied {
+            Form::Varied
+        } else {
+            Form::Handout
+        },
+        condensed: args.condensed,
+        max_moves: args.max_moves,
+    };
+    // The set is written whole into a new folder beside DIR, then renamed: no half set, ever.
+    let parent = args.dir.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    std::fs::create_dir_all(parent).with_context(|| format!("cannot create {}", parent.display()))?;
+    let staging = tempfile::Builder::new()
+        .prefix(".othello-cases-")
+        .tempdir_in(parent)
+        .with_context(|| format!("cannot write into {}", parent.display()))?;
     let width = args.count.to_string().len().max(3);
     for index in 0..args.count {
-        let case = cases::generate(args.seed, u64::from(index), args.max_moves);
-        let name = args.dir.join(format!("case-{:0width$}", index + 1));
+        let case = cases::generate(args.seed, u64::from(index), options);
+        let name = staging.path().join(format!("case-{:0width$}", index + 1));
         let lines: String = case.args.iter().map(|arg| format!("{arg}\n")).collect();
-        write_atomically(&name.with_extension("args"), &lines)
-            .and_then(|()| write_atomically(&name.with_extension("out"), &case.stdout))
-            .with_context(|| format!("cannot write {}", name.display()))?;
+        std::fs::write(name.with_extension("args"), lines)
+            .and_then(|()| std::fs::write(name.with_extension("out"), &case.stdout))
+            .with_context(|| format!("cannot write the cases in {}", parent.display()))?;
     }
+    replace_folder(staging, &args.dir)?;
+    let run = if args.lab1 { "othello --lab1" } else { "othello" };
     write_stdout(&format!(
-        "wrote {} cases to {} (seed {}); check a program with: scripts/check-transcripts.sh {} -- COMMAND\n",
+        "wrote {} cases to {} (seed {}); grade a program with: othello grade {} -- COMMAND (the reference: {run})\n",
         args.count,
         args.dir.display(),
         args.seed,
         args.dir.display()
     ))
+}
+
+/// How many case files DIR holds; an error when it holds anything else.
+fn existing_cases(dir: &Path) -> Result<usize> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+        Err(error) => return Err(error).with_context(|| format!("cannot read {}", dir.display())),
+    };
+    let mut cases = 0;
+    for entry in entries {
+        let path = entry.with_context(|| format!("cannot read {}", dir.display()))?.path();
+        let is_case = path.is_file()
+            && path
+                .extension()
+                .is_some_and(|ext| ["args", "out", "status", "err"].iter().any(|known| ext == *known));
+        if !is_case {
+            bail!(
+                "bad argument {:?}: the folder holds {}, which is not a case file; choose a new or empty folder",
+                dir.display().to_string(),
+                path.display()
+            );
+        }
+        cases += 1;
+    }
+    Ok(cases)
+}
+
+/// Puts the finished set in DIR's place; the old set, if any, is removed only once the new one stands.
+fn replace_folder(staging: tempfile::TempDir, dir: &Path) -> Result<()> {
+    let cannot = || format!("cannot put the cases in {}", dir.display());
+    if !dir.exists() || std::fs::remove_dir(dir).is_ok() {
+        std::fs::rename(staging.path(), dir).with_context(cannot)?;
+        std::mem::forget(staging);
+        return Ok(());
+    }
+    let old = dir.with_file_name(format!(
+        ".{}.old-{}",
+        dir.file_name().map_or_else(Default::default, |n| n.to_string_lossy()),
+        std::process::id()
+    ));
+    std::fs::rename(dir, &old).with_context(cannot)?;
+    if let Err(error) = std::fs::rename(staging.path(), dir) {
+        let _ = std::fs::rename(&old, dir);
+        return Err(error).with_context(cannot);
+    }
+    std::mem::forget(staging);
+    std::fs::remove_dir_all(&old).with_context(|| format!("cannot remove the old set, now in {}", old.display()))
 }

@@ -12,7 +12,7 @@ use super::{Refused, position_from_lab_args, write_stdout};
 use crate::bitboard::Bitboard;
 use crate::eval::Eval;
 use crate::game::{Game, Status};
-use crate::lab::render::board_2d;
+use crate::course::lab::render::board_2d;
 use crate::notation::input_txt;
 use crate::position::Position;
 use crate::search::Scoring;

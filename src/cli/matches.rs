@@ -1,13 +1,12 @@
 //! `othello match A B`: a match between two strategies, with its score, disc share and costs.
 
-use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU32, Ordering};
 
 use anyhow::{Context, Result};
 use clap::Args;
 use serde_json::json;
 
+use super::display::Progress;
 use super::write_stdout;
 use crate::color::Color;
 use crate::log::{GameLog, write_atomically};
@@ -52,7 +51,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
         .num_threads(args.threads.unwrap_or(0) as usize)
         .build()
         .context("cannot start the match's threads")?;
-    let progress = Progress::new(args.games);
+    let progress = Progress::new(args.games as usize, "games");
     let report = pool.install(|| play_match(config, &|| progress.tick()));
     progress.finish();
     if let Some(path) = &args.log {
@@ -143,37 +142,4 @@ fn text_report(report: &MatchReport) -> String {
         line(config.a, report.a_totals),
         line(config.b, report.b_totals),
     )
-}
-
-/// A one-line progress bar on stderr, drawn only when stderr is a terminal.
-struct Progress {
-    total: u32,
-    done: AtomicU32,
-    visible: bool,
-}
-
-impl Progress {
-    fn new(total: u32) -> Progress {
-        Progress {
-            total,
-            done: AtomicU32::new(0),
-            visible: std::io::stderr().is_terminal(),
-        }
-    }
-
-    fn tick(&self) {
-        let done = self.done.fetch_add(1, Ordering::Relaxed) + 1;
-        if self.visible {
-            let width = 40;
-            let filled = (done as usize * width) / self.total.max(1) as usize;
-            let bar = format!("{}{}", "#".repeat(filled), ".".repeat(width - filled));
-            let _ = write!(std::io::stderr(), "\r[{bar}] {done}/{} games", self.total);
-        }
-    }
-
-    fn finish(&self) {
-        if self.visible {
-            let _ = write!(std::io::stderr(), "\r{}\r", " ".repeat(60));
-        }
-    }
 }

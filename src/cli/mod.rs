@@ -1,6 +1,7 @@
 //! The command line: the lab mode by default, subcommands by name; maps every failure to an exit status.
 
 mod display;
+mod grade;
 mod graders;
 mod lookahead;
 mod matches;
@@ -15,7 +16,7 @@ use std::io::{self, Write};
 use anyhow::{Context, Result, anyhow, bail};
 use clap::{Parser, Subcommand};
 
-use crate::lab::{self, LabIllegalMove, LabRequest};
+use crate::course::lab::{self, LabIllegalMove, LabRequest};
 use crate::position::Position;
 
 /// Exit statuses: 0 success, 1 the rules refused a well-formed request, 2 bad input.
@@ -67,6 +68,8 @@ enum Command {
     Cases(graders::CasesArgs),
     /// Compare two lab transcripts, byte for byte or as the course's graders read them
     Diff(graders::DiffArgs),
+    /// Run a program, or a whole class, over a folder of lab cases and judge every output
+    Grade(grade::GradeArgs),
     /// Seed 004's bestMove(K): minimax over K plies, disc difference, ties to the smallest index
     Best(lookahead::BestArgs),
     /// Seed 004's fullGame(K): both sides play bestMove(K) to the end
@@ -85,7 +88,7 @@ enum Command {
 
 /// Words that select a subcommand rather than the lab mode (none of them is a lab argument).
 const SUBCOMMANDS: &[&str] = &[
-    "best", "cases", "diff", "fullgame", "match", "perft", "play", "replay", "solve", "help",
+    "best", "cases", "diff", "fullgame", "grade", "match", "perft", "play", "replay", "solve", "help",
 ];
 
 /// Runs the program on its arguments (without the program name), writing to stdout.
@@ -114,6 +117,7 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
         Command::Cases(args) => graders::run_cases(args),
         Command::Diff(args) => graders::run_diff(args),
         Command::Fullgame(args) => lookahead::run_fullgame(args),
+        Command::Grade(args) => grade::run(args),
         Command::Match(args) => matches::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Play(args) => play::run(args),

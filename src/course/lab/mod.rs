@@ -2,11 +2,8 @@
 //! byte for byte as docs/lab-format.md defines them.
 
 pub mod args;
-pub mod cases;
-pub mod diff;
 pub mod negamax;
 pub mod render;
-pub mod transcript;
 
 pub use args::{BadArgument, LabRequest};
 

@@ -6,6 +6,7 @@ use regex::Regex;
 
 use crate::bitboard::Bitboard;
 use crate::color::Color;
+use crate::notation::condensed::{self, Entry};
 use crate::notation::lab_board;
 use crate::square::Square;
 
@@ -111,6 +112,9 @@ impl LabRequest {
             return Ok(());
         }
         let Some(captures) = CLASSIFIER.captures(argument) else {
+            if condensed::has_shape(argument) {
+                return self.add_condensed(argument);
+            }
             return Err(bad(&explain_unclassified(argument)));
         };
         if captures.name("board").is_some() {
@@ -127,12 +131,30 @@ impl LabRequest {
             }
             self.token = Color::from_lab_char(argument.chars().next().unwrap_or_default());
         } else if captures.name("negative").is_none() {
-            // Index or A1 notation; the square parser gives the range error for `64` and beyond.
-            let square = argument
-                .parse::<Square>()
-                .map_err(|_| bad("a move is 0..63 or a1..h8"))?;
-            self.moves.push(square);
+            // Index or A1 notation; the square parser gives the range error for `64` and beyond. A
+            // longer run of digits such as `4445` is a condensed transcript when it reads as one.
+            match argument.parse::<Square>() {
+                Ok(square) => self.moves.push(square),
+                Err(_) if argument.len() >= 4 && condensed::has_shape(argument) => {
+                    self.add_condensed(argument)?;
+                }
+                Err(_) => return Err(bad("a move is 0..63 or a1..h8")),
+            }
         }
+        Ok(())
+    }
+
+    /// A condensed transcript's moves, as if given one by one: its passes and codes are ignored like
+    /// negative numbers (the lab detects passes itself).
+    fn add_condensed(&mut self, argument: &str) -> Result<(), BadArgument> {
+        let entries = condensed::parse(argument).map_err(|error| BadArgument {
+            argument: argument.to_string(),
+            expected: format!("a move is 0..63 or a1..h8; as a condensed transcript, {error}"),
+        })?;
+        self.moves.extend(entries.into_iter().filter_map(|entry| match entry {
+            Entry::Move(square) => Some(square),
+            Entry::Pass | Entry::Code(_) => None,
+        }));
         Ok(())
     }
 }
@@ -180,6 +202,16 @@ mod tests {
     }
 
     #[test]
+    fn a_condensed_transcript_is_its_moves_one_by_one() {
+        let condensed = LabRequest::parse(&["x", "4445_9-157", "-1-1", "_0"]).unwrap();
+        let one_by_one = LabRequest::parse(&["x", "44", "45", "9", "-1", "57", "0"]).unwrap();
+        assert_eq!(condensed, one_by_one);
+        // Plain moves keep their meaning: leading zeros, and a negative number however long.
+        let plain = LabRequest::parse(&["0019", "-157"]).unwrap();
+        assert_eq!(plain.moves, [Square::from_index(19)]);
+    }
+
+    #[test]
     fn every_bad_kind_is_named() {
         let board = lab_board::DEFAULT_BOARD;
         for (args, fragment) in [
@@ -196,6 +228,9 @@ mod tests {
             (vec!["--lab9"], "unknown option"),
             (vec!["--lab5", "--holes", "x"], "0..64"),
             (vec!["--lab5", "--holes"], "after it"),
+            (vec!["4464"], "0..63 or a1..h8; as a condensed transcript, entry 2, \"64\""),
+            (vec!["1900"], "entry 2, \"00\""),
+            (vec!["_9_"], "expected a board"),
         ] {
             let error = LabRequest::parse(&args).unwrap_err();
             assert!(error.to_string().contains(fragment), "{args:?}: {error}");

@@ -1,0 +1,438 @@
+//! `othello grade`: one program, or a whole class, over a folder of lab cases, every output judged;
+//! reports for people (stdout), machines (`--json`), gradebooks (`--csv`) and browsers (`--html`).
+
+use std::ffi::OsStr;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{Context, Result, anyhow, bail};
+use clap::Args;
+
+use super::Refused;
+use super::display::Progress;
+use crate::course::grade::{self, Case, Outcome, Program, Settings, Summary, Verdict};
+use crate::course::judge::Judge;
+use crate::course::report;
+use crate::runner::Limits;
+
+#[derive(Args, Debug)]
+#[command(after_help = "\
+Examples:
+    othello grade cases/ -- python3 student.py
+    othello grade cases/ --class students/ --run 'python3 {}' --judge strict,tolerant,course \\
+        --json results.jsonl --csv grades.csv --html report.html
+
+Each case runs COMMAND ARGS... CASE_ARGS... in a scratch folder of its own, with stdin closed; an
+argument of COMMAND that names an existing file is passed as an absolute path. With --class, each
+run's scratch folder holds a copy of the student's file or folder, and {} in the template is that
+copy. Exit status: 0 every case passed every judge, 1 some did not, 2 bad input.")]
+pub struct GradeArgs {
+    /// The folder of cases: NAME.args (one argument a line), NAME.out (the expected stdout), optional
+    /// NAME.status (the exit status, 0 if absent) and NAME.err (a pattern for stderr, read by strict)
+    cases: PathBuf,
+    /// A class: every file or sub-folder of DIR is one student's program (hidden entries are skipped)
+    #[arg(long, value_name = "DIR", requires = "run")]
+    class: Option<PathBuf>,
+    /// How to start a student's program, `{}` standing for its copied file or folder, e.g. 'python3 {}'
+    #[arg(long, value_name = "TEMPLATE", requires = "class")]
+    run: Option<String>,
+    /// Judges, comma-separated: strict (bytes and exit status), tolerant (every snapshot, layout
+    /// forgiven), course (the last board and possible moves, as the course's Lab A grader)
+    #[arg(long, value_delimiter = ',', default_value = "tolerant")]
+    judge: Vec<Judge>,
+    /// Seconds a case may run; then the program's whole process group is killed
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = seconds)]
+    timeout: Duration,
+    /// Cases run at a time (default: the number of cores)
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    jobs: Option<u32>,
+    /// Bytes of stdout kept per case; a program that prints more is stopped and fails
+    #[arg(long, value_name = "BYTES", default_value_t = 1 << 20, value_parser = clap::value_parser!(u64).range(1..=1 << 30))]
+    output_limit: u64,
+    /// Failing cases shown per program in the report for people (all are in --json)
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    show: usize,
+    /// Differences shown per failing case and judge
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    differences: u32,
+    /// Write one JSON object per case and judge, then one summary object per program (`-`: stdout)
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Write a gradebook: one row per program (`-`: stdout)
+    #[arg(long, value_name = "FILE")]
+    csv: Option<PathBuf>,
+    /// Write one self-contained HTML page: the class table and each failing case's boards
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
+    /// The name of a single program in reports (default: its command line)
+    #[arg(long, conflicts_with = "class")]
+    name: Option<String>,
+    /// The program and its arguments; each case's arguments follow them
+    #[arg(last = true, value_name = "COMMAND")]
+    command: Vec<String>,
+}
+
+/// A number of seconds: positive, finite, at most a day.
+fn seconds(text: &str) -> Result<Duration, String> {
+    match text.parse::<f64>() {
+        Ok(value) if value > 0.0 && value <= 86_400.0 => Ok(Duration::from_secs_f64(value)),
+        _ => Err(format!("{text:?} is not a number of seconds in (0, 86400]")),
+    }
+}
+
+/// Failing outcomes kept per program for the HTML page.
+const HTML_FAILURES: usize = 50;
+/// Students' entries larger than this are not copied for every case.
+const MAX_ENTRY_BYTES: u64 = 64 << 20;
+
+pub fn run(args: GradeArgs) -> Result<()> {
+    let cases = grade::load_cases(&args.cases)?;
+    let programs = programs(&args)?;
+    let mut judges = args.judge.clone();
+    judges.dedup();
+    let mut outputs = Outputs::open(&args)?;
+    let limits = Limits {
+        time: args.timeout,
+        stdout: args.output_limit as usize,
+        ..Limits::default()
+    };
+    let settings = Settings {
+        judges: judges.clone(),
+        limits,
+        jobs: args.jobs.map_or_else(
+            || std::thread::available_parallelism().map_or(1, |n| n.get()),
+            |n| n as usize,
+        ),
+        differences: args.differences as usize,
+        stderr_lines: 8,
+    };
+    outputs.text(&format!(
+        "grading {} program{} on {} cases of {} (judge{} {}; {} s a case; {} at a time)\n",
+        programs.len(),
+        if programs.len() == 1 { "" } else { "s" },
+        cases.len(),
+        args.cases.display(),
+        if judges.len() == 1 { "" } else { "s" },
+        judges.iter().map(|j| j.name()).collect::<Vec<_>>().join(", "),
+        limits.time.as_secs_f64(),
+        settings.jobs
+    ))?;
+    let progress = Progress::new(programs.len() * cases.len(), "cases");
+    let mut summaries = vec![Summary::default(); programs.len()];
+    let mut failing: Vec<Vec<Outcome>> = vec![Vec::new(); programs.len()];
+    let mut shown = vec![0usize; programs.len()];
+    let mut failure: Option<anyhow::Error> = None;
+    grade::grade(&programs, &cases, &settings, |outcome| {
+        progress.tick();
+        if failure.is_some() {
+            return;
+        }
+        let result = record(
+            &outcome,
+            &cases,
+            &programs,
+            &args,
+            &settings,
+            &mut outputs,
+            &mut summaries,
+            &mut shown,
+            &progress,
+        );
+        if let Err(error) = result {
+            failure = Some(error);
+        }
+        if outcome.verdict() != Verdict::Pass && failing[outcome.program].len() < HTML_FAILURES {
+            failing[outcome.program].push(outcome);
+        }
+    });
+    progress.finish();
+    if let Some(error) = failure {
+        return Err(error);
+    }
+    if programs.len() > 1 {
+        outputs.text(&format!("\n{}", report::class_table(&programs, &summaries, &judges)))?;
+    }
+    outputs.finish(&programs, &summaries, &failing, &cases, &settings, &args)?;
+    let passed = summaries.iter().filter(|s| s.all_passed()).count();
+    if passed == programs.len() {
+        Ok(())
+    } else {
+        Err(Refused(anyhow!(
+            "{} of {} program{} did not pass every case",
+            programs.len() - passed,
+            programs.len(),
+            if programs.len() == 1 { "" } else { "s" }
+        ))
+        .into())
+    }
+}
+
+/// Reports one outcome as it comes: the text lines, the JSON objects, and the program's summary once
+/// its last case is in.
+#[allow(clippy::too_many_arguments)]
+fn record(
+    outcome: &Outcome,
+    cases: &[Case],
+    programs: &[Program],
+    args: &GradeArgs,
+    settings: &Settings,
+    outputs: &mut Outputs,
+    summaries: &mut [Summary],
+    shown: &mut [usize],
+    progress: &Progress,
+) -> Result<()> {
+    let (program, case) = (&programs[outcome.program], &cases[outcome.case]);
+    let summary = &mut summaries[outcome.program];
+    if outcome.case == 0 {
+        progress.finish();
+        outputs.text(&format!("\n== {}\n", program.name))?;
+    }
+    summary.add(outcome);
+    if outcome.verdict() != Verdict::Pass {
+        let count = &mut shown[outcome.program];
+        *count += 1;
+        if *count <= args.show {
+            progress.finish();
+            outputs.text(&report::outcome_text(outcome, case, &settings.limits))?;
+        }
+    }
+    for object in report::outcome_json(outcome, case, program, &settings.limits) {
+        outputs.json(&object)?;
+    }
+    if outcome.case + 1 == cases.len() {
+        let hidden = shown[outcome.program].saturating_sub(args.show);
+        if hidden > 0 {
+            outputs.text(&format!(
+                "... and {hidden} more case{} that did not pass (--show N shows more; --json has them all)\n",
+                if hidden == 1 { "" } else { "s" }
+            ))?;
+        }
+        let mut line = format!("{}: {}", program.name, report::summary_text(summary, &settings.judges));
+        if let Some((slowest, seconds)) = summary.slowest {
+            line.push_str(&format!(" (slowest: {}, {seconds:.2} s)", cases[slowest].name));
+        }
+        progress.finish();
+        outputs.text(&format!("{line}\n"))?;
+        outputs.json(&report::summary_json(program, summary, &settings.judges))?;
+    }
+    Ok(())
+}
+
+/// The programs to grade: one command, or every student of a class through the template.
+fn programs(args: &GradeArgs) -> Result<Vec<Program>> {
+    let Some(class) = &args.class else {
+        if args.command.is_empty() {
+            bail!("no program to grade: give one after `--` (othello grade CASES -- COMMAND ARGS...), or --class DIR --run TEMPLATE");
+        }
+        let mut command = args.command.clone();
+        command[0] = find_program(&command[0])?;
+        for word in &mut command[1..] {
+            if !word.starts_with('-') && Path::new(word).exists() {
+                *word = absolute(word)?;
+            }
+        }
+        return Ok(vec![Program {
+            name: args.name.clone().unwrap_or_else(|| shell_words::join(&args.command)),
+            command,
+            entry: None,
+        }]);
+    };
+    if !args.command.is_empty() {
+        bail!("bad argument {:?}: a class is started with --run, not with a command after `--`", args.command[0]);
+    }
+    let template = args.run.as_deref().unwrap_or_default();
+    let mut words = shell_words::split(template).map_err(|e| anyhow!("bad argument {template:?}: --run {e}"))?;
+    if !words.iter().any(|w| w.contains("{}")) {
+        bail!("bad argument {template:?}: the --run template must name the student's program with {{}}, e.g. 'python3 {{}}'");
+    }
+    if !words[0].contains("{}") {
+        words[0] = find_program(&words[0])?;
+    }
+    let entries = std::fs::read_dir(class).with_context(|| format!("cannot read the class folder {}", class.display()))?;
+    let mut students: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|path| {
+            let name = path.file_name().map_or_else(Default::default, OsStr::to_string_lossy);
+            !name.starts_with('.') && name != "__pycache__"
+        })
+        .collect();
+    students.sort();
+    if students.is_empty() {
+        bail!("the class folder {} holds no student's program", class.display());
+    }
+    students
+        .into_iter()
+        .map(|path| {
+            let size = grade::entry_size(&path).with_context(|| format!("cannot read {}", path.display()))?;
+            if size > MAX_ENTRY_BYTES {
+                bail!(
+                    "{} holds {} MB: too large to copy for every case (at most {} MB)",
+                    path.display(),
+                    size >> 20,
+                    MAX_ENTRY_BYTES >> 20
+                );
+            }
+            let name = if path.is_dir() { path.file_name() } else { path.file_stem() };
+            Ok(Program {
+                name: name.map_or_else(Default::default, |n| n.to_string_lossy().into_owned()),
+                command: words.clone(),
+                entry: Some(PathBuf::from(absolute(&path.to_string_lossy())?)),
+            })
+        })
+        .collect()
+}
+
+fn absolute(path: &str) -> Result<String> {
+    let absolute = std::path::absolute(path).with_context(|| format!("cannot resolve {path}"))?;
+    Ok(absolute.to_string_lossy().into_owned())
+}
+
+/// The program as an absolute path (runs happen in scratch folders), or found in PATH.
+fn find_program(word: &str) -> Result<String> {
+    if word.contains('/') {
+        if !Path::new(word).is_file() {
+            bail!("bad argument {word:?}: no such program");
+        }
+        return absolute(word);
+    }
+    let found = std::env::var_os("PATH")
+        .into_iter()
+        .flat_map(|paths| std::env::split_paths(&paths).collect::<Vec<_>>())
+        .any(|dir| dir.join(word).is_file());
+    if !found {
+        bail!("bad argument {word:?}: no such program in PATH");
+    }
+    Ok(word.to_string())
+}
+
+/// Where the reports go; files are opened (or their folders checked) before any case runs.
+struct Outputs {
+    /// The report for people, unless a machine report takes stdout.
+    text: Option<std::io::Stdout>,
+    json: Option<Box<dyn Write>>,
+    csv: Option<Destination>,
+    html: Option<Destination>,
+}
+
+/// A report written whole at the end: to stdout, or to a file through a temporary file and a rename.
+enum Destination {
+    Stdout,
+    File(tempfile::NamedTempFile, PathBuf),
+}
+
+fn is_stdout(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+impl Destination {
+    fn open(path: &Path) -> Result<Destination> {
+        if is_stdout(path) {
+            return Ok(Destination::Stdout);
+        }
+        let folder = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let temporary = tempfile::Builder::new()
+            .prefix(".othello-")
+            .tempfile_in(folder)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        Ok(Destination::File(temporary, path.to_path_buf()))
+    }
+
+    fn write(self, contents: &str) -> Result<()> {
+        match self {
+            Destination::Stdout => super::write_stdout(contents),
+            Destination::File(mut temporary, path) => {
+                temporary
+                    .write_all(contents.as_bytes())
+                    .and_then(|()| temporary.as_file().sync_all())
+                    .with_context(|| format!("cannot write {}", path.display()))?;
+                temporary
+                    .persist(&path)
+                    .with_context(|| format!("cannot write {}", path.display()))?;
+                Ok(())
+            }
+        }
+    }
+}
+
+impl Outputs {
+    fn open(args: &GradeArgs) -> Result<Outputs> {
+        let to_stdout: Vec<&str> = [("--json", &args.json), ("--csv", &args.csv)]
+            .into_iter()
+            .filter(|(_, path)| path.as_deref().is_some_and(is_stdout))
+            .map(|(name, _)| name)
+            .collect();
+        if to_stdout.len() > 1 {
+            bail!("bad argument \"-\": only one of --json and --csv can write to stdout");
+        }
+        if args.html.as_deref().is_some_and(is_stdout) {
+            bail!("bad argument \"-\": --html takes a file name");
+        }
+        let json: Option<Box<dyn Write>> = match &args.json {
+            None => None,
+            Some(path) if is_stdout(path) => Some(Box::new(std::io::stdout())),
+            // JSON Lines grow as the cases finish: a stopped run keeps every line it completed.
+            Some(path) => Some(Box::new(BufWriter::new(
+                File::create(path).with_context(|| format!("cannot write {}", path.display()))?,
+            ))),
+        };
+        Ok(Outputs {
+            text: to_stdout.is_empty().then(std::io::stdout),
+            json,
+            csv: args.csv.as_deref().map(Destination::open).transpose()?,
+            html: args.html.as_deref().map(Destination::open).transpose()?,
+        })
+    }
+
+    fn text(&mut self, text: &str) -> Result<()> {
+        if let Some(stdout) = &mut self.text {
+            let mut lock = stdout.lock();
+            match lock.write_all(text.as_bytes()).and_then(|()| lock.flush()) {
+                // A closed pipe (`othello grade ... | head`) stops the report, not the grading.
+                Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => self.text = None,
+                other => other.context("cannot write to stdout")?,
+            }
+        }
+        Ok(())
+    }
+
+    fn json(&mut self, object: &serde_json::Value) -> Result<()> {
+        if let Some(writer) = &mut self.json {
+            writeln!(writer, "{object}")
+                .and_then(|()| writer.flush())
+                .context("cannot write the JSON report")?;
+        }
+        Ok(())
+    }
+
+    fn finish(
+        self,
+        programs: &[Program],
+        summaries: &[Summary],
+        failing: &[Vec<Outcome>],
+        cases: &[Case],
+        settings: &Settings,
+        args: &GradeArgs,
+    ) -> Result<()> {
+        if let Some(csv) = self.csv {
+            csv.write(&report::csv(programs, summaries, &settings.judges))?;
+        }
+        if let Some(html) = self.html {
+            let pages: Vec<report::ProgramPage> = programs
+                .iter()
+                .zip(summaries)
+                .zip(failing)
+                .map(|((program, summary), failing)| report::ProgramPage {
+                    program,
+                    summary,
+                    failing,
+                })
+                .collect();
+            let title = format!("Grading report: {}", args.cases.display());
+            html.write(&report::html(&title, &pages, cases, &settings.judges, &settings.limits))?;
+        }
+        Ok(())
+    }
+}

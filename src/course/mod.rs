@@ -1,0 +1,9 @@
+//! Everything the course's labs need: the lab mode, reading transcripts back and judging them, test
+//! cases, and grading students' programs over those cases.
+
+pub mod cases;
+pub mod grade;
+pub mod judge;
+pub mod report;
+pub mod lab;
+pub mod transcript;

@@ -1,0 +1,378 @@
+//! Grading reports: lines for people as the results come in, JSON Lines and CSV for machines and
+//! gradebooks, and one self-contained HTML page with the class table and the failing boards drawn.
+
+use std::fmt::Write as _;
+
+use serde_json::{Value, json};
+
+use super::grade::{Case, Judgement, Outcome, Program, Summary, Verdict};
+use super::judge::Judge;
+use crate::runner::{Ending, Limits};
+
+/// The arguments of a case as one line, each quoted when it would not read back as one word.
+pub fn args_line(args: &[String]) -> String {
+    if args.is_empty() {
+        return "(none)".to_string();
+    }
+    shell_words::join(args)
+}
+
+fn verdict_label(verdict: Verdict) -> &'static str {
+    match verdict {
+        Verdict::Pass => "PASS",
+        Verdict::Fail => "FAIL",
+        Verdict::Timeout => "TIMEOUT",
+        Verdict::Crash => "CRASH",
+    }
+}
+
+/// A failing, timed-out or crashed outcome for people: the case, its arguments, how the run ended and
+/// the first differences of each judge that failed it.
+pub fn outcome_text(outcome: &Outcome, case: &Case, limits: &Limits) -> String {
+    let verdict = outcome.verdict();
+    let mut out = format!(
+        "{:<8} {}  args: {}\n",
+        verdict_label(verdict),
+        case.name,
+        args_line(&case.args)
+    );
+    match verdict {
+        Verdict::Pass => {}
+        Verdict::Timeout | Verdict::Crash => {
+            let _ = writeln!(out, "  {}", outcome.ending.describe(limits));
+            if !outcome.stderr_tail.is_empty() {
+                let _ = writeln!(out, "  last lines of stderr:");
+                for line in &outcome.stderr_tail {
+                    let _ = writeln!(out, "  | {line}");
+                }
+            }
+        }
+        Verdict::Fail => {
+            for judgement in outcome.judgements.iter().filter(|j| j.verdict == Verdict::Fail) {
+                for difference in &judgement.differences {
+                    let text = difference.to_string().replace('\n', "\n    ");
+                    let _ = writeln!(out, "  {}: {text}", judgement.judge);
+                }
+                let more = judgement.total_differences - judgement.differences.len();
+                if more > 0 {
+                    let _ = writeln!(out, "  {}: {more} more difference{}", judgement.judge, plural(more));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn plural(count: usize) -> &'static str {
+    if count == 1 { "" } else { "s" }
+}
+
+/// `tolerant 197/200, course 199/200; 1 failed, 1 time-out, 1 crash; 12.3 s`.
+pub fn summary_text(summary: &Summary, judges: &[Judge]) -> String {
+    let passed: Vec<String> = judges
+        .iter()
+        .map(|judge| {
+            format!(
+                "{judge} {}/{}",
+                summary.passed.get(judge).copied().unwrap_or(0),
+                summary.cases
+            )
+        })
+        .collect();
+    format!(
+        "{}; {} failed, {} time-out{}, {} crash{}; {:.2} s",
+        passed.join(", "),
+        summary.failed,
+        summary.timeouts,
+        plural(summary.timeouts),
+        summary.crashes,
+        if summary.crashes == 1 { "" } else { "es" },
+        summary.seconds
+    )
+}
+
+/// The class table for people: one row per program.
+pub fn class_table(programs: &[Program], summaries: &[Summary], judges: &[Judge]) -> String {
+    let width = programs.iter().map(|p| p.name.len()).max().unwrap_or(0).max(7);
+    let mut out = format!("{:<width$}", "program");
+    for judge in judges {
+        let _ = write!(out, "  {:>9}", judge.name());
+    }
+    out.push_str("  failed  timeouts  crashes  seconds\n");
+    for (program, summary) in programs.iter().zip(summaries) {
+        let _ = write!(out, "{:<width$}", program.name);
+        for judge in judges {
+            let passed = format!("{}/{}", summary.passed.get(judge).copied().unwrap_or(0), summary.cases);
+            let _ = write!(out, "  {passed:>9}");
+        }
+        let _ = writeln!(
+            out,
+            "  {:>6}  {:>8}  {:>7}  {:>7.2}",
+            summary.failed, summary.timeouts, summary.crashes, summary.seconds
+        );
+    }
+    out
+}
+
+fn ending_fields(ending: &Ending) -> (Value, Value) {
+    match ending {
+        Ending::Exited(code) => (json!(code), Value::Null),
+        Ending::Signalled(signal) => (Value::Null, json!(signal)),
+        _ => (Value::Null, Value::Null),
+    }
+}
+
+/// One JSON object per judgement of an outcome.
+pub fn outcome_json(outcome: &Outcome, case: &Case, program: &Program, limits: &Limits) -> Vec<Value> {
+    let (exit_status, signal) = ending_fields(&outcome.ending);
+    outcome
+        .judgements
+        .iter()
+        .map(|judgement: &Judgement| {
+            let differences: Vec<Value> = judgement
+                .differences
+                .iter()
+                .map(|d| json!({"place": d.place, "expected": d.expected, "actual": d.actual}))
+                .collect();
+            json!({
+                "type": "case",
+                "program": program.name,
+                "case": case.name,
+                "args": case.args,
+                "judge": judgement.judge.name(),
+                "verdict": judgement.verdict.name(),
+                "differences": differences,
+                "total_differences": judgement.total_differences,
+                "seconds": outcome.seconds,
+                "ending": outcome.ending.describe(limits),
+                "exit_status": exit_status,
+                "signal": signal,
+                "stderr_tail": outcome.stderr_tail,
+            })
+        })
+        .collect()
+}
+
+/// The summary object of a program.
+pub fn summary_json(program: &Program, summary: &Summary, judges: &[Judge]) -> Value {
+    let passed: serde_json::Map<String, Value> = judges
+        .iter()
+        .map(|j| (j.name().to_string(), json!(summary.passed.get(j).copied().unwrap_or(0))))
+        .collect();
+    json!({
+        "type": "summary",
+        "program": program.name,
+        "command": program.command,
+        "cases": summary.cases,
+        "passed": passed,
+        "failed": summary.failed,
+        "timeouts": summary.timeouts,
+        "crashes": summary.crashes,
+        "seconds": summary.seconds,
+    })
+}
+
+fn csv_field(text: &str) -> String {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_string()
+    }
+}
+
+/// A gradebook: a header, then one row per program.
+pub fn csv(programs: &[Program], summaries: &[Summary], judges: &[Judge]) -> String {
+    let mut out = String::from("program,cases");
+    for judge in judges {
+        let _ = write!(out, ",{judge}_passed");
+    }
+    out.push_str(",failed,timeouts,crashes,seconds\n");
+    for (program, summary) in programs.iter().zip(summaries) {
+        let _ = write!(out, "{},{}", csv_field(&program.name), summary.cases);
+        for judge in judges {
+            let _ = write!(out, ",{}", summary.passed.get(judge).copied().unwrap_or(0));
+        }
+        let _ = writeln!(
+            out,
+            ",{},{},{},{:.3}",
+            summary.failed, summary.timeouts, summary.crashes, summary.seconds
+        );
+    }
+    out
+}
+
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// An 8x8 board as an HTML table; squares that differ from `other` are marked.
+fn board_html(rows: &[String], other: &[String], title: &str) -> String {
+    let mut out = format!("<figure><figcaption>{}</figcaption><table class=\"board\">", escape(title));
+    out.push_str("<tr><th></th>");
+    for col in 'a'..='h' {
+        let _ = write!(out, "<th>{col}</th>");
+    }
+    out.push_str("</tr>");
+    for row in 0..8 {
+        let _ = write!(out, "<tr><th>{}</th>", row + 1);
+        let cells: Vec<char> = rows.get(row).map(|r| r.chars().collect()).unwrap_or_default();
+        let others: Vec<char> = other.get(row).map(|r| r.chars().collect()).unwrap_or_default();
+        for col in 0..8 {
+            let cell = cells.get(col).copied();
+            let (class, glyph) = match cell {
+                Some('x') => ("x", "&#9679;"),
+                Some('o') => ("o", "&#9675;"),
+                Some(_) => ("e", ""),
+                None => ("missing", "?"),
+            };
+            let differs = cell != others.get(col).copied();
+            let _ = write!(
+                out,
+                "<td class=\"{class}{}\">{glyph}</td>",
+                if differs { " diff" } else { "" }
+            );
+        }
+        out.push_str("</tr>");
+    }
+    out.push_str("</table></figure>");
+    out
+}
+
+const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:2em;color:#222}\
+table.class{border-collapse:collapse}table.class td,table.class th{border:1px solid #bbb;padding:.3em .7em;text-align:right}\
+table.class td:first-child,table.class th:first-child{text-align:left}\
+.ok{background:#e3f6e3}.bad{background:#fbe3e3}\
+.case{border:1px solid #ccc;border-radius:6px;padding:.6em 1em;margin:1em 0}\
+.verdict{font-weight:bold}.fail{color:#b00}.timeout,.crash{color:#a60}\
+pre{background:#f6f6f6;padding:.5em;overflow-x:auto}\
+.boards{display:flex;gap:2em}figure{margin:0}figcaption{font-weight:bold;margin-bottom:.3em}\
+table.board{border-collapse:collapse}table.board th{font-weight:normal;color:#777;padding:0 .3em}\
+table.board td{width:1.6em;height:1.6em;text-align:center;background:#2e7d32;border:1px solid #1b4d1e;font-size:1.1em}\
+td.x{color:#000}td.o{color:#fff}td.diff{outline:3px solid #ff1744;outline-offset:-3px}td.missing{background:#999}\
+.diffs li{margin-bottom:.4em}code{white-space:pre-wrap}";
+
+/// What the HTML page shows of one program: its summary and its first failing outcomes.
+pub struct ProgramPage<'a> {
+    pub program: &'a Program,
+    pub summary: &'a Summary,
+    pub failing: &'a [Outcome],
+}
+
+/// The whole HTML report, one page with no outside resources.
+pub fn html(title: &str, pages: &[ProgramPage], cases: &[Case], judges: &[Judge], limits: &Limits) -> String {
+    let mut out = format!(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title><style>{STYLE}</style></head><body>\n",
+        escape(title)
+    );
+    let _ = writeln!(
+        out,
+        "<h1>{}</h1><p>{} case{}, judge{} {}, {} s a case.</p>",
+        escape(title),
+        cases.len(),
+        plural(cases.len()),
+        plural(judges.len()),
+        judges.iter().map(|j| j.name()).collect::<Vec<_>>().join(", "),
+        limits.time.as_secs_f64()
+    );
+    out.push_str("<table class=\"class\"><tr><th>program</th>");
+    for judge in judges {
+        let _ = write!(out, "<th>{judge}</th>");
+    }
+    out.push_str("<th>failed</th><th>time-outs</th><th>crashes</th><th>seconds</th></tr>\n");
+    for (index, page) in pages.iter().enumerate() {
+        let summary = page.summary;
+        let _ = write!(
+            out,
+            "<tr><td><a href=\"#p{index}\">{}</a></td>",
+            escape(&page.program.name)
+        );
+        for judge in judges {
+            let passed = summary.passed.get(judge).copied().unwrap_or(0);
+            let class = if passed == summary.cases { "ok" } else { "bad" };
+            let _ = write!(out, "<td class=\"{class}\">{passed}/{}</td>", summary.cases);
+        }
+        let _ = writeln!(
+            out,
+            "<td>{}</td><td>{}</td><td>{}</td><td>{:.2}</td></tr>",
+            summary.failed, summary.timeouts, summary.crashes, summary.seconds
+        );
+    }
+    out.push_str("</table>\n");
+    for (index, page) in pages.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "<h2 id=\"p{index}\">{}</h2><p><code>{}</code></p>",
+            escape(&page.program.name),
+            escape(&shell_words::join(&page.program.command))
+        );
+        let not_passed = page.summary.cases - page.summary.passed.values().copied().min().unwrap_or(page.summary.cases);
+        if page.failing.is_empty() {
+            out.push_str("<p>Every case passed.</p>\n");
+        } else if page.failing.len() < not_passed {
+            let _ = writeln!(out, "<p>The first {} of {not_passed} cases that did not pass:</p>", page.failing.len());
+        }
+        for outcome in page.failing {
+            out.push_str(&outcome_html(outcome, &cases[outcome.case], limits));
+        }
+    }
+    out.push_str("</body></html>\n");
+    out
+}
+
+fn outcome_html(outcome: &Outcome, case: &Case, limits: &Limits) -> String {
+    let verdict = outcome.verdict();
+    let mut out = format!(
+        "<div class=\"case\"><p><span class=\"verdict {}\">{}</span> {} &mdash; arguments: <code>{}</code> ({:.3} s)</p>\n",
+        verdict.name(),
+        verdict_label(verdict),
+        escape(&case.name),
+        escape(&args_line(&case.args)),
+        outcome.seconds
+    );
+    if matches!(verdict, Verdict::Timeout | Verdict::Crash) {
+        let _ = writeln!(out, "<p>{}</p>", escape(&outcome.ending.describe(limits)));
+        if !outcome.stderr_tail.is_empty() {
+            let _ = writeln!(out, "<pre>{}</pre>", escape(&outcome.stderr_tail.join("\n")));
+        }
+    }
+    let mut drawn = false;
+    for judgement in outcome.judgements.iter().filter(|j| j.verdict == Verdict::Fail) {
+        let _ = write!(out, "<p>{}:</p><ul class=\"diffs\">", judgement.judge);
+        for difference in &judgement.differences {
+            let _ = write!(
+                out,
+                "<li>{}<br>expected: <code>{}</code><br>actual: <code>{}</code></li>",
+                escape(&difference.place),
+                escape(&difference.expected),
+                escape(&difference.actual)
+            );
+        }
+        let more = judgement.total_differences - judgement.differences.len();
+        if more > 0 {
+            let _ = write!(out, "<li>{more} more difference{}</li>", plural(more));
+        }
+        out.push_str("</ul>\n");
+        if !drawn && let Some((expected, actual)) = judgement.differences.iter().find_map(|d| d.boards.as_ref()) {
+            let _ = writeln!(
+                out,
+                "<div class=\"boards\">{}{}</div>",
+                board_html(expected, actual, "expected"),
+                board_html(actual, expected, "actual")
+            );
+            drawn = true;
+        }
+    }
+    out.push_str("</div>\n");
+    out
+}
