@@ -2,9 +2,9 @@
 """An independent, deliberately plain Python implementation of the lab mode (docs/lab-format.md).
 
 It exists to cross-check the golden transcripts in fixtures/lab/ (two implementations written
-apart must agree) and to show that scripts/check-transcripts.sh works with any command:
+apart must agree), and it is the honest student of the grading tests:
 
-    scripts/check-transcripts.sh fixtures/lab -- python3 scripts/lab_reference.py
+    othello grade fixtures/lab --judge strict -- python3 scripts/lab_reference.py
 """
 import re
 import sys
@@ -79,6 +79,12 @@ def main(args):
             seq.append(int(arg))
         elif re.fullmatch(r"[a-hA-H][1-8]", arg):
             seq.append((int(arg[1]) - 1) * 8 + "abcdefgh".index(arg[0].lower()))
+        elif len(arg) >= 2 and re.fullmatch(r"(_[0-9]|[1-5][0-9]|6[0-3]|-[1-9])+", arg):
+            # A condensed transcript: two characters a move, _ before one digit, -1 a pass (ignored).
+            for k in range(0, len(arg), 2):
+                pair = arg[k:k + 2]
+                if not pair.startswith("-"):
+                    seq.append(int(pair.lstrip("_")))
         else:
             fail(arg, "expected a board, a token or a move")
     board = board or list(DEFAULT)

@@ -203,7 +203,10 @@ pub fn run(job: &Job, limits: &Limits) -> Run {
         while !capture.lock().map(|c| c.done).unwrap_or(true) && Instant::now() < deadline {
             thread::sleep(Duration::from_millis(1));
         }
-        capture.lock().map(|mut c| std::mem::take(&mut c.bytes)).unwrap_or_default()
+        capture
+            .lock()
+            .map(|mut c| std::mem::take(&mut c.bytes))
+            .unwrap_or_default()
     };
     Run {
         stdout: take(&stdout),
@@ -266,7 +269,10 @@ mod tests {
     #[test]
     fn output_and_status_are_captured() {
         let run = shell("echo out; echo err >&2; exit 3", quick());
-        assert_eq!((run.stdout.as_slice(), run.stderr.as_slice()), (&b"out\n"[..], &b"err\n"[..]));
+        assert_eq!(
+            (run.stdout.as_slice(), run.stderr.as_slice()),
+            (&b"out\n"[..], &b"err\n"[..])
+        );
         assert_eq!(run.ending, Ending::Exited(3));
     }
 
@@ -279,7 +285,11 @@ mod tests {
         assert_eq!(run.ending, Ending::TimedOut);
         assert!(run.elapsed < Duration::from_secs(5));
         thread::sleep(Duration::from_millis(1500));
-        assert_eq!(std::fs::read_to_string(&path).unwrap(), "", "the group was killed whole");
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "",
+            "the group was killed whole"
+        );
     }
 
     #[test]

@@ -4,53 +4,9 @@
 
 mod common;
 
-use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use regex::Regex;
-
-struct Case {
-    name: String,
-    args: Vec<String>,
-    stdout: String,
-    status: i32,
-    stderr_pattern: Option<Regex>,
-}
-
-/// One argument per line; an empty file is no arguments and an empty line an empty argument.
-fn read_args(text: &str) -> Vec<String> {
-    if text.is_empty() {
-        return Vec::new();
-    }
-    text.strip_suffix('\n')
-        .unwrap_or(text)
-        .split('\n')
-        .map(str::to_string)
-        .collect()
-}
-
-fn load_cases(dir: &Path) -> Vec<Case> {
-    let mut paths: Vec<PathBuf> = fs::read_dir(dir)
-        .expect("the fixture folder is readable")
-        .map(|entry| entry.expect("a readable entry").path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "args"))
-        .collect();
-    paths.sort();
-    paths
-        .into_iter()
-        .map(|args_path| {
-            let read = |ext: &str| fs::read_to_string(args_path.with_extension(ext)).ok();
-            let name = args_path.file_stem().unwrap().to_string_lossy().into_owned();
-            Case {
-                args: read_args(&read("args").unwrap()),
-                stdout: read("out").unwrap_or_else(|| panic!("{name}.out is missing")),
-                status: read("status").map_or(0, |s| s.trim().parse().expect("a numeric status")),
-                stderr_pattern: read("err").map(|p| Regex::new(p.trim_end()).expect("a valid stderr pattern")),
-                name,
-            }
-        })
-        .collect()
-}
+use othello::course::grade::load_cases;
 
 /// The first differing line, shown from both sides: enough to see what changed.
 fn first_difference(expected: &str, actual: &str) -> String {
@@ -67,7 +23,7 @@ fn first_difference(expected: &str, actual: &str) -> String {
 
 #[test]
 fn golden_lab_transcripts() {
-    let cases = load_cases(&Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/lab"));
+    let cases = load_cases(&Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/lab")).expect("the golden cases load");
     assert!(cases.len() >= 30, "only {} cases found", cases.len());
     let mut failures = Vec::new();
     for case in &cases {

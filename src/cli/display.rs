@@ -69,7 +69,11 @@ impl Progress {
         if self.visible {
             let width = 40;
             let filled = (done * width) / self.total.max(1);
-            let bar = format!("{}{}", "#".repeat(filled.min(width)), ".".repeat(width - filled.min(width)));
+            let bar = format!(
+                "{}{}",
+                "#".repeat(filled.min(width)),
+                ".".repeat(width - filled.min(width))
+            );
             let _ = write!(std::io::stderr(), "\r[{bar}] {done}/{} {}", self.total, self.unit);
         }
     }

@@ -43,7 +43,7 @@ pub struct GradeArgs {
     #[arg(long, value_delimiter = ',', default_value = "tolerant")]
     judge: Vec<Judge>,
     /// Seconds a case may run; then the program's whole process group is killed
-    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = seconds)]
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = seconds, allow_hyphen_values = true)]
     timeout: Duration,
     /// Cases run at a time (default: the number of cores)
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
@@ -224,7 +224,9 @@ fn record(
 fn programs(args: &GradeArgs) -> Result<Vec<Program>> {
     let Some(class) = &args.class else {
         if args.command.is_empty() {
-            bail!("no program to grade: give one after `--` (othello grade CASES -- COMMAND ARGS...), or --class DIR --run TEMPLATE");
+            bail!(
+                "no program to grade: give one after `--` (othello grade CASES -- COMMAND ARGS...), or --class DIR --run TEMPLATE"
+            );
         }
         let mut command = args.command.clone();
         command[0] = find_program(&command[0])?;
@@ -240,17 +242,23 @@ fn programs(args: &GradeArgs) -> Result<Vec<Program>> {
         }]);
     };
     if !args.command.is_empty() {
-        bail!("bad argument {:?}: a class is started with --run, not with a command after `--`", args.command[0]);
+        bail!(
+            "bad argument {:?}: a class is started with --run, not with a command after `--`",
+            args.command[0]
+        );
     }
     let template = args.run.as_deref().unwrap_or_default();
     let mut words = shell_words::split(template).map_err(|e| anyhow!("bad argument {template:?}: --run {e}"))?;
     if !words.iter().any(|w| w.contains("{}")) {
-        bail!("bad argument {template:?}: the --run template must name the student's program with {{}}, e.g. 'python3 {{}}'");
+        bail!(
+            "bad argument {template:?}: the --run template must name the student's program with {{}}, e.g. 'python3 {{}}'"
+        );
     }
     if !words[0].contains("{}") {
         words[0] = find_program(&words[0])?;
     }
-    let entries = std::fs::read_dir(class).with_context(|| format!("cannot read the class folder {}", class.display()))?;
+    let entries =
+        std::fs::read_dir(class).with_context(|| format!("cannot read the class folder {}", class.display()))?;
     let mut students: Vec<PathBuf> = entries
         .filter_map(Result::ok)
         .map(|entry| entry.path())
@@ -275,7 +283,11 @@ fn programs(args: &GradeArgs) -> Result<Vec<Program>> {
                     MAX_ENTRY_BYTES >> 20
                 );
             }
-            let name = if path.is_dir() { path.file_name() } else { path.file_stem() };
+            let name = if path.is_dir() {
+                path.file_name()
+            } else {
+                path.file_stem()
+            };
             Ok(Program {
                 name: name.map_or_else(Default::default, |n| n.to_string_lossy().into_owned()),
                 command: words.clone(),
@@ -332,7 +344,10 @@ impl Destination {
         if is_stdout(path) {
             return Ok(Destination::Stdout);
         }
-        let folder = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let folder = path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
         let temporary = tempfile::Builder::new()
             .prefix(".othello-")
             .tempfile_in(folder)

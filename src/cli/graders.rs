@@ -62,7 +62,11 @@ pub fn run_diff(args: DiffArgs) -> Result<()> {
         "{} difference{} (judge {judge}){}\n",
         differences.len(),
         if differences.len() == 1 { "" } else { "s" },
-        if shown < differences.len() { format!("; the first {shown} shown") } else { String::new() }
+        if shown < differences.len() {
+            format!("; the first {shown} shown")
+        } else {
+            String::new()
+        }
     ));
     write_stdout(&report)?;
     Err(Refused(anyhow!("the transcripts differ (judge {judge})")).into())
@@ -116,7 +120,11 @@ pub fn run_cases(args: CasesArgs) -> Result<()> {
         max_moves: args.max_moves,
     };
     // The set is written whole into a new folder beside DIR, then renamed: no half set, ever.
-    let parent = args.dir.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let parent = args
+        .dir
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
     std::fs::create_dir_all(parent).with_context(|| format!("cannot create {}", parent.display()))?;
     let staging = tempfile::Builder::new()
         .prefix(".othello-cases-")

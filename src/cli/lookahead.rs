@@ -10,9 +10,9 @@ use serde_json::json;
 
 use super::{Refused, position_from_lab_args, write_stdout};
 use crate::bitboard::Bitboard;
+use crate::course::lab::render::board_2d;
 use crate::eval::Eval;
 use crate::game::{Game, Status};
-use crate::course::lab::render::board_2d;
 use crate::notation::input_txt;
 use crate::position::Position;
 use crate::search::Scoring;

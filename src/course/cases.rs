@@ -111,7 +111,11 @@ fn random_game(rng: &mut SeededRng) -> RandomGame {
             position = position.pass();
         }
         if position.is_game_over() {
-            return RandomGame { plies, passes, end: position };
+            return RandomGame {
+                plies,
+                passes,
+                end: position,
+            };
         }
         let square = rng.pick_square(position.moves());
         plies.push((position, square));
@@ -269,7 +273,9 @@ fn args(rng: &mut SeededRng, plan: &Plan, options: Options) -> Vec<String> {
     if let Some(board) = plan.board {
         args.push(in_random_case(rng, &lab_board::format(board)));
     }
-    let token = plan.token.map(|token| in_random_case(rng, &token.lab_char().to_string()));
+    let token = plan
+        .token
+        .map(|token| in_random_case(rng, &token.lab_char().to_string()));
     let moves = if options.condensed {
         condensed_moves(plan)
     } else {
@@ -380,9 +386,18 @@ mod tests {
                 let case = generate(seed, index as u64, options(Form::Handout, false));
                 let (sides, over) = sides_and_end(&case.stdout);
                 let last_line = case.stdout.lines().last().unwrap();
-                let token = case.args.iter().find(|a| a.len() == 1 && a.chars().all(char::is_alphabetic)).map(|t| t.to_ascii_lowercase());
+                let token = case
+                    .args
+                    .iter()
+                    .find(|a| a.len() == 1 && a.chars().all(char::is_alphabetic))
+                    .map(|t| t.to_ascii_lowercase());
                 let board = case.args.iter().find(|a| a.len() == 64);
-                let players: Vec<&str> = case.stdout.lines().filter(|l| l.contains(" plays to ")).map(|l| &l[..1]).collect();
+                let players: Vec<&str> = case
+                    .stdout
+                    .lines()
+                    .filter(|l| l.contains(" plays to "))
+                    .map(|l| &l[..1])
+                    .collect();
                 let ok = match kind {
                     Kind::Start => board.is_none() && token.is_none() && !case.args.is_empty(),
                     Kind::StartGiven => board.is_some_and(|b| b.eq_ignore_ascii_case(lab_board::DEFAULT_BOARD)),
@@ -399,8 +414,15 @@ mod tests {
                 assert!(ok, "seed {seed}, {kind:?}: {case:?}");
                 let lab1 = generate(seed, index as u64, options(Form::Lab1, false));
                 assert_eq!(lab1.args.len(), 2, "{lab1:?}");
-                let blocked = matches!(kind, Kind::DefaultTokenPasses | Kind::TokenCannotMove | Kind::EndsFull | Kind::EndsWithEmpties);
-                assert_eq!(lab1.stdout.contains("No moves possible"), blocked, "seed {seed}, {kind:?}: {lab1:?}");
+                let blocked = matches!(
+                    kind,
+                    Kind::DefaultTokenPasses | Kind::TokenCannotMove | Kind::EndsFull | Kind::EndsWithEmpties
+                );
+                assert_eq!(
+                    lab1.stdout.contains("No moves possible"),
+                    blocked,
+                    "seed {seed}, {kind:?}: {lab1:?}"
+                );
             }
         }
     }

@@ -89,8 +89,7 @@ fn load_case(args_path: &Path) -> Result<Case, CaseError> {
     let stderr_pattern = match read("err")? {
         None => None,
         Some(text) => Some(
-            Regex::new(text.trim_end())
-                .map_err(|error| bad("err", format!("not a regular expression: {error}")))?,
+            Regex::new(text.trim_end()).map_err(|error| bad("err", format!("not a regular expression: {error}")))?,
         ),
     };
     Ok(Case {
@@ -168,11 +167,7 @@ pub struct Outcome {
 impl Outcome {
     /// The worst verdict of all judges: crash and time-out first, then fail.
     pub fn verdict(&self) -> Verdict {
-        self.judgements
-            .iter()
-            .map(|j| j.verdict)
-            .max()
-            .unwrap_or(Verdict::Pass)
+        self.judgements.iter().map(|j| j.verdict).max().unwrap_or(Verdict::Pass)
     }
 }
 
@@ -235,7 +230,11 @@ pub fn judge_run(case: &Case, run: &Run, judge: Judge, settings: &Settings) -> J
     {
         let stderr = String::from_utf8_lossy(&run.stderr);
         if !pattern.is_match(&stderr) {
-            note("stderr", format!("a match for /{pattern}/"), format!("{:?}", stderr.trim_end()));
+            note(
+                "stderr",
+                format!("a match for /{pattern}/"),
+                format!("{:?}", stderr.trim_end()),
+            );
         }
     }
     let total_differences = differences.len();

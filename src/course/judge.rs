@@ -6,13 +6,14 @@ use std::collections::BTreeSet;
 use std::fmt;
 use std::str::FromStr;
 use std::sync::LazyLock;
+use std::time::{Duration, Instant};
 
 use regex::Regex;
 
 use super::transcript::{self, LineRole, Part, Reading, board_chars};
 use crate::square::Square;
 
-/// How a transcript is read.
+/// How a transcript is read; ordered from the strictest to the most lenient.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Judge {
     /// Stdout byte for byte (and, when grading, the exit status and the stderr pattern).
@@ -94,8 +95,8 @@ fn quoted(line: Option<&str>) -> String {
     line.map_or("(missing)".to_string(), |l| format!("{l:?}"))
 }
 
-/// Line by line; a line counts with its newline, so a missing final newline or a trailing space is a
-/// difference.
+/// Line by line, as a diff: each changed run of lines is one difference (a line counts with its
+/// newline, so a missing final newline or a trailing space is a difference).
 fn strict(expected: &str, actual: &str) -> Vec<Difference> {
     if expected == actual {
         return Vec::new();
@@ -104,23 +105,56 @@ fn strict(expected: &str, actual: &str) -> Vec<Difference> {
     let (_, actual_roles) = transcript::read(actual);
     let expected_lines: Vec<&str> = expected.split_inclusive('\n').collect();
     let actual_lines: Vec<&str> = actual.split_inclusive('\n').collect();
-    let shown = |line: Option<&&str>| line.map_or("(end of transcript)".to_string(), |l| format!("{l:?}"));
-    (0..expected_lines.len().max(actual_lines.len()))
-        .filter(|&index| expected_lines.get(index) != actual_lines.get(index))
-        .map(|index| {
+    // A program that printed a flood must not hold the grading up: past the deadline the diff is
+    // coarser, never wrong.
+    let deadline = Instant::now() + Duration::from_millis(500);
+    let operations = similar::capture_diff_slices_deadline(
+        similar::Algorithm::Myers,
+        &expected_lines,
+        &actual_lines,
+        Some(deadline),
+    );
+    operations
+        .iter()
+        .filter(|op| op.tag() != similar::DiffTag::Equal)
+        .map(|op| {
+            let (old, new) = (op.old_range(), op.new_range());
             let role = expected_roles
-                .get(index)
+                .get(old.start)
                 .copied()
                 .flatten()
-                .or(actual_roles.get(index).copied().flatten());
+                .or(actual_roles.get(new.start).copied().flatten());
+            let lines = |range: &std::ops::Range<usize>| match range.len() {
+                0 => format!("after line {}", range.start),
+                1 => format!("line {}", range.start + 1),
+                _ => format!("lines {}-{}", range.start + 1, range.end),
+            };
+            let place = if old == new {
+                format!("{} ({})", describe(role), lines(&old))
+            } else {
+                format!("{} (expected {}, actual {})", describe(role), lines(&old), lines(&new))
+            };
             Difference {
-                place: format!("{} (line {})", describe(role), index + 1),
-                expected: shown(expected_lines.get(index)),
-                actual: shown(actual_lines.get(index)),
+                place,
+                expected: shown_lines(&expected_lines[old]),
+                actual: shown_lines(&actual_lines[new]),
                 boards: None,
             }
         })
         .collect()
+}
+
+/// Lines quoted, at most a few of them.
+fn shown_lines(lines: &[&str]) -> String {
+    const SHOWN: usize = 3;
+    if lines.is_empty() {
+        return "(nothing)".to_string();
+    }
+    let mut text: Vec<String> = lines.iter().take(SHOWN).map(|l| format!("{l:?}")).collect();
+    if lines.len() > SHOWN {
+        text.push(format!("... ({} more lines)", lines.len() - SHOWN));
+    }
+    text.join(" ")
 }
 
 fn describe(role: Option<LineRole>) -> String {
@@ -181,7 +215,11 @@ fn tolerant(expected: &str, actual: &str) -> Vec<Difference> {
             );
         }
         if e.counts.map(|c| c.0) != a.counts.map(|c| c.0) {
-            differ("part D, the counts".to_string(), e.counts.map(|c| c.1), a.counts.map(|c| c.1));
+            differ(
+                "part D, the counts".to_string(),
+                e.counts.map(|c| c.1),
+                a.counts.map(|c| c.1),
+            );
         }
         let side = |r: &Reading| r.moves.as_ref().and_then(|m| m.0.side);
         let sides_differ = side(e).is_some() && side(a).is_some() && side(e) != side(a);
@@ -224,8 +262,7 @@ fn differing_squares(row: usize, expected: Option<&str>, actual: Option<&str>) -
     }
 }
 
-static POSSIBLE_MOVES: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)possible\s+moves").expect("valid pattern"));
+static POSSIBLE_MOVES: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?i)possible\s+moves").expect("valid pattern"));
 static INTEGER: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\d+").expect("valid pattern"));
 
 /// A transcript as the course's Lab A grader reads it.
@@ -276,11 +313,21 @@ fn course(expected: &str, actual: &str) -> Vec<Difference> {
     let rows = |r: &CourseReading| r.board.as_ref().map(|b| b.0.clone()).unwrap_or_default();
     let boards = Some((rows(&e), rows(&a)));
     if e.board.as_ref().map(|b| &b.0) != a.board.as_ref().map(|b| &b.0) {
-        let at = |r: &CourseReading| r.board.as_ref().map_or("no board".to_string(), |b| format!("line {}", b.1));
+        let at = |r: &CourseReading| {
+            r.board
+                .as_ref()
+                .map_or("no board".to_string(), |b| format!("line {}", b.1))
+        };
         let (er, ar) = (rows(&e), rows(&a));
         let changed: Vec<String> = (0..8)
             .filter(|&row| er.get(row) != ar.get(row))
-            .map(|row| format!("row {}{}", row + 1, differing_squares(row, er.get(row).map(String::as_str), ar.get(row).map(String::as_str))))
+            .map(|row| {
+                format!(
+                    "row {}{}",
+                    row + 1,
+                    differing_squares(row, er.get(row).map(String::as_str), ar.get(row).map(String::as_str))
+                )
+            })
             .collect();
         differences.push(Difference {
             place: format!(
@@ -289,8 +336,16 @@ fn course(expected: &str, actual: &str) -> Vec<Difference> {
                 at(&e),
                 at(&a)
             ),
-            expected: if er.is_empty() { "(no board)".to_string() } else { er.join("/") },
-            actual: if ar.is_empty() { "(no board)".to_string() } else { ar.join("/") },
+            expected: if er.is_empty() {
+                "(no board)".to_string()
+            } else {
+                er.join("/")
+            },
+            actual: if ar.is_empty() {
+                "(no board)".to_string()
+            } else {
+                ar.join("/")
+            },
             boards: boards.clone(),
         });
     }
@@ -314,7 +369,9 @@ fn course(expected: &str, actual: &str) -> Vec<Difference> {
             differences.push(Difference {
                 place: format!(
                     "the last possible moves ({})",
-                    a.moves.as_ref().map_or("none listed".to_string(), |m| format!("actual line {}", m.1))
+                    a.moves
+                        .as_ref()
+                        .map_or("none listed".to_string(), |m| format!("actual line {}", m.1))
                 ),
                 expected: expected_moves.map_or("(none)".to_string(), listed),
                 actual: a.moves.as_ref().map_or("(none)".to_string(), |m| listed(&m.0)),
@@ -355,7 +412,11 @@ mod tests {
         let changed = HANDOUT.replacen("..*ox...", "..*xx...", 1);
         let differences = Judge::Tolerant.compare(HANDOUT, &changed);
         assert_eq!(differences.len(), 1, "{differences:?}");
-        assert!(differences[0].place.starts_with("snapshot 1, part B, row 4 (d4)"), "{}", differences[0]);
+        assert!(
+            differences[0].place.starts_with("snapshot 1, part B, row 4 (d4)"),
+            "{}",
+            differences[0]
+        );
         let (expected, actual) = differences[0].boards.clone().unwrap();
         assert_eq!((&expected[3][..], &actual[3][..]), ("...ox...", "...xx..."));
     }
@@ -368,6 +429,9 @@ mod tests {
         let late = HANDOUT.replacen("11, 18, 20, 21, 33", "11, 18, 20, 21", 1);
         let differences = Judge::Course.compare(HANDOUT, &late);
         assert_eq!(differences.len(), 1);
-        assert_eq!((&differences[0].expected[..], &differences[0].actual[..]), ("[11, 18, 20, 21, 33]", "[11, 18, 20, 21]"));
+        assert_eq!(
+            (&differences[0].expected[..], &differences[0].actual[..]),
+            ("[11, 18, 20, 21, 33]", "[11, 18, 20, 21]")
+        );
     }
 }

@@ -4,6 +4,6 @@
 pub mod cases;
 pub mod grade;
 pub mod judge;
-pub mod report;
 pub mod lab;
+pub mod report;
 pub mod transcript;

@@ -48,7 +48,17 @@ pub fn outcome_text(outcome: &Outcome, case: &Case, limits: &Limits) -> String {
             }
         }
         Verdict::Fail => {
-            for judgement in outcome.judgements.iter().filter(|j| j.verdict == Verdict::Fail) {
+            if outcome.judgements.len() > 1 {
+                let verdicts: Vec<String> = outcome
+                    .judgements
+                    .iter()
+                    .map(|j| format!("{} {}", j.judge, j.verdict.name()))
+                    .collect();
+                let _ = writeln!(out, "  {}", verdicts.join(", "));
+            }
+            // The most lenient judge that failed the case shows what matters most: a strict failure
+            // that the tolerant judge forgives is layout, a course failure is a wrong answer.
+            if let Some(judgement) = most_lenient_failure(&outcome.judgements) {
                 for difference in &judgement.differences {
                     let text = difference.to_string().replace('\n', "\n    ");
                     let _ = writeln!(out, "  {}: {text}", judgement.judge);
@@ -61,6 +71,13 @@ pub fn outcome_text(outcome: &Outcome, case: &Case, limits: &Limits) -> String {
         }
     }
     out
+}
+
+fn most_lenient_failure(judgements: &[Judgement]) -> Option<&Judgement> {
+    judgements
+        .iter()
+        .filter(|j| j.verdict == Verdict::Fail)
+        .max_by_key(|j| j.judge)
 }
 
 fn plural(count: usize) -> &'static str {
@@ -218,7 +235,10 @@ fn escape(text: &str) -> String {
 
 /// An 8x8 board as an HTML table; squares that differ from `other` are marked.
 fn board_html(rows: &[String], other: &[String], title: &str) -> String {
-    let mut out = format!("<figure><figcaption>{}</figcaption><table class=\"board\">", escape(title));
+    let mut out = format!(
+        "<figure><figcaption>{}</figcaption><table class=\"board\">",
+        escape(title)
+    );
     out.push_str("<tr><th></th>");
     for col in 'a'..='h' {
         let _ = write!(out, "<th>{col}</th>");
@@ -316,11 +336,22 @@ pub fn html(title: &str, pages: &[ProgramPage], cases: &[Case], judges: &[Judge]
             escape(&page.program.name),
             escape(&shell_words::join(&page.program.command))
         );
-        let not_passed = page.summary.cases - page.summary.passed.values().copied().min().unwrap_or(page.summary.cases);
+        let not_passed = page.summary.cases
+            - page
+                .summary
+                .passed
+                .values()
+                .copied()
+                .min()
+                .unwrap_or(page.summary.cases);
         if page.failing.is_empty() {
             out.push_str("<p>Every case passed.</p>\n");
         } else if page.failing.len() < not_passed {
-            let _ = writeln!(out, "<p>The first {} of {not_passed} cases that did not pass:</p>", page.failing.len());
+            let _ = writeln!(
+                out,
+                "<p>The first {} of {not_passed} cases that did not pass:</p>",
+                page.failing.len()
+            );
         }
         for outcome in page.failing {
             out.push_str(&outcome_html(outcome, &cases[outcome.case], limits));

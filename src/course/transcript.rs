@@ -61,7 +61,10 @@ impl Reading {
 
     /// The squares listed in part E; none when the part is absent or says `No moves possible`.
     pub fn move_squares(&self) -> BTreeSet<u32> {
-        self.moves.as_ref().map(|(list, _)| list.squares.clone()).unwrap_or_default()
+        self.moves
+            .as_ref()
+            .map(|(list, _)| list.squares.clone())
+            .unwrap_or_default()
     }
 }
 
@@ -203,14 +206,19 @@ mod tests {
         assert_eq!(readings[1].counts, Some(((4, 1), 23)));
         assert_eq!(readings[3].move_squares(), BTreeSet::from([11, 18, 20, 21, 33]));
         assert_eq!(readings[3].moves.as_ref().unwrap().0.side, Some('o'));
-        assert!(roles.iter().all(Option::is_some), "every line of our own output has a role");
+        assert!(
+            roles.iter().all(Option::is_some),
+            "every line of our own output has a role"
+        );
     }
 
     #[test]
     fn counts_on_their_own_line_and_labelled_rows_are_read() {
-        let text = HANDOUT
-            .replace("  2/2\n", "\n 2 / 2\n")
-            .replacen("........\n........\n...*....\n", "1 . . . . . . . .\n2 ........\n3 |...*....|\n", 1);
+        let text = HANDOUT.replace("  2/2\n", "\n 2 / 2\n").replacen(
+            "........\n........\n...*....\n",
+            "1 . . . . . . . .\n2 ........\n3 |...*....|\n",
+            1,
+        );
         assert!(text.starts_with("1 . ."));
         let (readings, _) = read(&text);
         assert_eq!(readings.len(), 4);

@@ -228,7 +228,10 @@ mod tests {
             (vec!["--lab9"], "unknown option"),
             (vec!["--lab5", "--holes", "x"], "0..64"),
             (vec!["--lab5", "--holes"], "after it"),
-            (vec!["4464"], "0..63 or a1..h8; as a condensed transcript, entry 2, \"64\""),
+            (
+                vec!["4464"],
+                "0..63 or a1..h8; as a condensed transcript, entry 2, \"64\"",
+            ),
             (vec!["1900"], "entry 2, \"00\""),
             (vec!["_9_"], "expected a board"),
         ] {

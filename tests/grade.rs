@@ -1,0 +1,351 @@
+//! `othello grade` through the binary, on a class of fake students of our own: each one's verdict under
+//! each judge, hangs and crashes that do not stop the run, endless output, files written in the working
+//! folder, a stable order whatever the parallelism, and the JSON, CSV and HTML reports.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+/// The honest student: the project's independent Python implementation of the lab.
+fn reference() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/lab_reference.py")
+}
+
+/// The class that scripts/fake_class.py writes, and each student's verdicts under strict, tolerant
+/// and course.
+const CLASS: [(&str, [&str; 3]); 12] = [
+    ("honest", ["pass", "pass", "pass"]),
+    ("counts_own_line", ["fail", "pass", "pass"]),
+    ("spaced_upper", ["fail", "pass", "pass"]),
+    ("bracketed_moves", ["fail", "pass", "pass"]),
+    ("wrong_flip", ["fail", "fail", "fail"]),
+    ("missing_move", ["fail", "fail", "fail"]),
+    ("wrong_count", ["fail", "fail", "pass"]),
+    ("no_moves_at_end", ["fail", "pass", "pass"]),
+    ("writes_files", ["pass", "pass", "pass"]),
+    ("hangs", ["timeout", "timeout", "timeout"]),
+    ("crashes", ["crash", "crash", "crash"]),
+    ("floods", ["fail", "fail", "fail"]),
+];
+
+/// Writes the class and a small case set covering every kind (the start, passes, blocked tokens,
+/// games that end full and with empty squares).
+fn setup(dir: &Path) -> (PathBuf, PathBuf) {
+    let students = dir.join("students");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/fake_class.py");
+    let status = std::process::Command::new("python3")
+        .arg(script)
+        .arg(&students)
+        .stdout(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let mut names: Vec<String> = std::fs::read_dir(&students)
+        .unwrap()
+        .map(|e| e.unwrap().path().file_stem().unwrap().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    let mut expected: Vec<&str> = CLASS.iter().map(|(name, _)| *name).collect();
+    expected.sort();
+    assert_eq!(names, expected);
+    let cases = dir.join("cases");
+    common::othello(["cases", "--count", "9", "--seed", "4", cases.to_str().unwrap()])
+        .assert()
+        .success();
+    (students, cases)
+}
+
+const TEMPLATE: &str = "python3 {}";
+
+fn json_lines(text: &str) -> Vec<Value> {
+    text.lines()
+        .map(|line| serde_json::from_str(line).expect("one JSON object a line"))
+        .collect()
+}
+
+#[test]
+fn a_class_is_graded_by_every_judge_as_the_course_would() {
+    let dir = tempfile::tempdir().unwrap();
+    let (students, cases) = setup(dir.path());
+    let (json, csv, html) = (
+        dir.path().join("r.jsonl"),
+        dir.path().join("g.csv"),
+        dir.path().join("r.html"),
+    );
+    let output = common::othello([
+        "grade",
+        cases.to_str().unwrap(),
+        "--class",
+        students.to_str().unwrap(),
+        "--run",
+        TEMPLATE,
+        "--judge",
+        "strict,tolerant,course",
+        "--timeout",
+        "1",
+        "--output-limit",
+        "100000",
+        "--jobs",
+        "4",
+        "--json",
+        json.to_str().unwrap(),
+        "--csv",
+        csv.to_str().unwrap(),
+        "--html",
+        html.to_str().unwrap(),
+    ])
+    .output()
+    .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "some students fail: {stdout}");
+
+    // Verdicts: every case of a student under a judge is either the expected verdict or a pass (a
+    // wrong flip or a missing move cannot show where the game has no move left to get wrong).
+    let objects = json_lines(&std::fs::read_to_string(&json).unwrap());
+    let mut verdicts: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
+    for object in objects.iter().filter(|o| o["type"] == "case") {
+        for key in ["case", "program", "verdict", "judge", "differences", "seconds", "args"] {
+            assert!(!object[key].is_null(), "{key} missing in {object}");
+        }
+        let key = (
+            object["program"].as_str().unwrap().to_string(),
+            object["judge"].as_str().unwrap().to_string(),
+        );
+        verdicts
+            .entry(key)
+            .or_default()
+            .push(object["verdict"].as_str().unwrap().to_string());
+    }
+    for (name, expected) in CLASS {
+        for (judge, verdict) in ["strict", "tolerant", "course"].iter().zip(expected) {
+            let got = &verdicts[&(name.to_string(), judge.to_string())];
+            assert_eq!(got.len(), 9, "{name}: one verdict per case");
+            assert!(
+                got.iter().all(|v| v == verdict || v == "pass"),
+                "{name}, {judge}: {got:?}"
+            );
+            assert!(
+                got.iter().any(|v| v == verdict),
+                "{name}, {judge}: never {verdict}: {got:?}"
+            );
+        }
+    }
+
+    // The crash shows its traceback, the flood was stopped at the cap, the hang did not hold anything up.
+    assert!(stdout.contains("KeyError: 'board'"), "{stdout}");
+    assert!(stdout.contains("more than 100000 bytes"), "{stdout}");
+    let summary = |name: &str| {
+        objects
+            .iter()
+            .find(|o| o["type"] == "summary" && o["program"] == name)
+            .unwrap_or_else(|| panic!("no summary for {name}"))
+            .clone()
+    };
+    assert_eq!(summary("hangs")["timeouts"], 9);
+    assert_eq!(summary("crashes")["crashes"], 9);
+    assert_eq!(summary("honest")["passed"]["strict"], 9);
+    assert_eq!(summary("wrong_count")["passed"]["course"], 9);
+    assert!(!students.join("writes_files/runs.txt").exists(), "runs work on copies");
+
+    // The gradebook: a header and one row per student, in the class table's order.
+    let csv = std::fs::read_to_string(&csv).unwrap();
+    let rows: Vec<&str> = csv.lines().collect();
+    assert_eq!(
+        rows[0],
+        "program,cases,strict_passed,tolerant_passed,course_passed,failed,timeouts,crashes,seconds"
+    );
+    assert_eq!(rows.len(), 1 + CLASS.len());
+    assert!(rows.iter().any(|r| r.starts_with("honest,9,9,9,9,0,0,0,")), "{csv}");
+
+    // The page: the class table, every student, and boards drawn with the differing squares marked.
+    let html = std::fs::read_to_string(&html).unwrap();
+    for (name, _) in CLASS {
+        assert!(html.contains(&format!(">{name}</a>")), "{name} in the table");
+    }
+    assert!(html.contains("class=\"board\"") && html.contains(" diff\""));
+    assert!(!html.contains("http"), "no outside resource");
+}
+
+/// Without the timing fields, what a run reports: the same whatever the number of jobs.
+fn stable_report(jobs: &str, cases: &Path, students: &Path) -> Vec<Value> {
+    let output = common::othello([
+        "grade",
+        cases.to_str().unwrap(),
+        "--class",
+        students.to_str().unwrap(),
+        "--run",
+        "python3 {}",
+        "--judge",
+        "tolerant,course",
+        "--jobs",
+        jobs,
+        "--json",
+        "-",
+    ])
+    .output()
+    .unwrap();
+    let mut objects = json_lines(&String::from_utf8_lossy(&output.stdout));
+    for object in &mut objects {
+        let object = object.as_object_mut().unwrap();
+        object.remove("seconds");
+        // A traceback names the run's scratch folder: keep only how many lines there were.
+        if let Some(tail) = object.remove("stderr_tail") {
+            object.insert("stderr_lines".into(), tail.as_array().unwrap().len().into());
+        }
+    }
+    objects
+}
+
+#[test]
+fn results_come_in_case_order_whatever_the_jobs() {
+    let dir = tempfile::tempdir().unwrap();
+    let (students, cases) = setup(dir.path());
+    // Keep the quick students only.
+    for name in ["hangs", "floods", "writes_files"] {
+        let path = students.join(format!("{name}.py"));
+        if path.exists() {
+            std::fs::remove_file(path).unwrap();
+        } else {
+            std::fs::remove_dir_all(students.join(name)).unwrap();
+        }
+    }
+    let one = stable_report("1", &cases, &students);
+    assert_eq!(one.len(), 9 * (9 * 2 + 1));
+    let five = stable_report("5", &cases, &students);
+    for (a, b) in one.iter().zip(&five) {
+        assert_eq!(a, b);
+    }
+    assert_eq!(one.len(), five.len());
+}
+
+#[test]
+fn one_program_passes_its_own_cases_and_bad_input_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = dir.path().join("cases");
+    common::othello(["cases", "--count", "120", "--seed", "9", cases.to_str().unwrap()])
+        .assert()
+        .success();
+    let othello = assert_cmd::cargo::cargo_bin("othello");
+    common::othello([
+        "grade",
+        cases.to_str().unwrap(),
+        "--judge",
+        "strict,tolerant,course",
+        "--",
+    ])
+    .arg(&othello)
+    .assert()
+    .success()
+    .stdout(predicates::str::contains(
+        "strict 120/120, tolerant 120/120, course 120/120",
+    ));
+    // The golden transcripts, exit statuses and stderr patterns included.
+    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/lab");
+    common::othello(["grade", golden.to_str().unwrap(), "--judge", "strict", "--"])
+        .arg(&othello)
+        .assert()
+        .success();
+    for (args, message) in [
+        (
+            vec!["grade", "/no/such/folder", "--", "true"],
+            "cannot read the case folder",
+        ),
+        (vec!["grade", cases.to_str().unwrap()], "no program to grade"),
+        (
+            vec!["grade", cases.to_str().unwrap(), "--", "no-such-program-here"],
+            "no such program",
+        ),
+        (
+            vec!["grade", cases.to_str().unwrap(), "--judge", "lenient", "--", "true"],
+            "unknown judge",
+        ),
+        (
+            vec!["grade", cases.to_str().unwrap(), "--timeout", "-1", "--", "true"],
+            "seconds",
+        ),
+        (
+            vec![
+                "grade",
+                cases.to_str().unwrap(),
+                "--html",
+                "/no/such/dir/r.html",
+                "--",
+                "true",
+            ],
+            "cannot write",
+        ),
+        (
+            vec!["grade", cases.to_str().unwrap(), "--class", "/tmp", "--run", "python3"],
+            "{}",
+        ),
+    ] {
+        common::othello(&args)
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicates::str::contains(message));
+    }
+}
+
+#[test]
+fn cases_refuse_to_mix_sets_and_replace_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = dir.path().join("cases");
+    let path = cases.to_str().unwrap();
+    common::othello(["cases", "--count", "12", path]).assert().success();
+    common::othello(["cases", "--count", "3", path])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("--replace"));
+    common::othello(["cases", "--count", "3", "--replace", path])
+        .assert()
+        .success();
+    let mut names: Vec<String> = std::fs::read_dir(&cases)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "case-001.args",
+            "case-001.out",
+            "case-002.args",
+            "case-002.out",
+            "case-003.args",
+            "case-003.out"
+        ]
+    );
+    // A folder with other files is never written into; nothing is left beside it.
+    std::fs::write(dir.path().join("notes.txt"), "mine").unwrap();
+    common::othello(["cases", "--count", "3", "--replace", dir.path().to_str().unwrap()])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("not a case file"));
+    let leftovers = std::fs::read_dir(dir.path()).unwrap().count();
+    assert_eq!(leftovers, 2, "cases/ and notes.txt only");
+}
+
+#[test]
+fn condensed_and_othello_1_cases_pass_against_the_reference() {
+    let dir = tempfile::tempdir().unwrap();
+    for (flag, command) in [("--condensed", vec![]), ("--lab1", vec!["--lab1"])] {
+        let cases = dir.path().join(flag.trim_start_matches('-'));
+        common::othello(["cases", "--count", "40", flag, cases.to_str().unwrap()])
+            .assert()
+            .success();
+        let output = common::othello(["grade", cases.to_str().unwrap(), "--judge", "strict", "--", "python3"])
+            .arg(reference())
+            .args(&command)
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "{flag}: {}",
+            String::from_utf8_lossy(&output.stdout)
+        );
+    }
+}
