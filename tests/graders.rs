@@ -33,13 +33,29 @@ fn harmless_variants() -> Vec<(&'static str, String)> {
         ("moves punctuation and order", HANDOUT.replace("19, 26, 37, 44", "[44 37,26;19]")),
         ("moves to", HANDOUT.replace("plays to", "moves to")),
         ("no empty lines", HANDOUT.lines().filter(|l| !l.is_empty()).map(|l| format!("{l}\n")).collect()),
+        ("counts on their own line", HANDOUT.replace("  2/2\n", "\n2/2\n").replace("  3/3\n", "\n 3 / 3\n")),
+        ("row labels", HANDOUT.replace("\n...xo*..\n", "\n5 |...xo*..|\n")),
+        ("No moves possible where no line is due", game_over_handout() + "No moves possible\n"),
     ]
+}
+
+/// The handout's transcript as if its last snapshot ended the game (no part E).
+fn game_over_handout() -> String {
+    HANDOUT.replacen("Possible moves for o: 11, 18, 20, 21, 33\n\n", "", 1)
 }
 
 #[test]
 fn tolerant_diff_accepts_what_graders_accept() {
     for (what, variant) in harmless_variants() {
-        assert_eq!(diff(HANDOUT, &variant, true), (0, String::new()), "{what}");
+        let expected = if what.starts_with("No moves") {
+            game_over_handout()
+        } else {
+            HANDOUT.to_string()
+        };
+        assert_eq!(diff(&expected, &variant, true), (0, String::new()), "{what}");
+        if what.starts_with("No moves") {
+            continue;
+        }
         let (status, report) = diff(HANDOUT, &variant, false);
         assert_eq!(status, 1, "strict mode sees {what}");
         assert!(
@@ -281,4 +297,59 @@ fn lab5_min_score_and_sequence_are_exact_up_to_ten_empties() {
             "the preferred move starts the line"
         );
     }
+}
+
+#[test]
+fn diff_reports_every_difference_not_only_the_first() {
+    let changed = HANDOUT
+        .replacen("..*ox...", "..*xx...", 1)
+        .replacen("  4/1", "  4/2", 1)
+        .replacen("11, 18, 20, 21, 33", "11, 18", 1);
+    let (status, report) = diff(HANDOUT, &changed, true);
+    assert_eq!(status, 1);
+    for place in [
+        "snapshot 1, part B, row 4 (d4)",
+        "snapshot 2, part D, the counts",
+        "snapshot 4, part E",
+    ] {
+        assert!(report.contains(place), "{place}: {report}");
+    }
+    assert!(report.ends_with("3 differences (judge tolerant)\n"), "{report}");
+}
+
+#[test]
+fn the_course_judge_reads_only_the_last_board_and_moves() {
+    let dir = tempfile::tempdir().unwrap();
+    let (e, a) = (dir.path().join("e.txt"), dir.path().join("a.txt"));
+    std::fs::write(&e, HANDOUT).unwrap();
+    let course = |actual: &str| {
+        std::fs::write(&a, actual).unwrap();
+        let output = common::othello(["diff", e.to_str().unwrap(), a.to_str().unwrap(), "--judge", "course"])
+            .output()
+            .unwrap();
+        (
+            output.status.code().unwrap(),
+            String::from_utf8_lossy(&output.stdout).into_owned(),
+        )
+    };
+    // A wrong count and an earlier wrong board are not read; the last board and moves are.
+    assert_eq!(
+        course(
+            &HANDOUT
+                .replacen("  4/1", "  9/9", 1)
+                .replacen("..*ox...", "..*xx...", 1)
+        )
+        .0,
+        0
+    );
+    let (status, report) = course(&HANDOUT.replacen(".X......\n", ".XX.....\n", 1));
+    assert_eq!(status, 1);
+    assert!(report.contains("the last 2D board (row 6 (c6)"), "{report}");
+    let (status, report) = course(&HANDOUT.replacen("11, 18, 20, 21, 33", "[33, 21, 20, 18]", 1));
+    assert_eq!(status, 1);
+    assert!(report.contains("expected: [11, 18, 20, 21, 33]"), "{report}");
+    assert_eq!(
+        course(&HANDOUT.replacen("11, 18, 20, 21, 33", "[33, 21, 20, 18, 11]", 1)).0,
+        0
+    );
 }

@@ -168,6 +168,13 @@ fn explain_unclassified(argument: &str) -> String {
         return "unknown option; the lab mode takes --lab1, --lab4, --lab5 and --holes N (see othello --help)"
             .to_string();
     }
+    let condensed_characters = argument.chars().all(|c| c.is_ascii_digit() || c == '_' || c == '-');
+    if condensed_characters
+        && (argument.contains('_') || argument[1..].contains('-'))
+        && let Err(error) = condensed::parse(argument)
+    {
+        return format!("not a condensed transcript: {error}");
+    }
     if let Err(error) = argument.parse::<Square>()
         && !matches!(error, crate::square::ParseSquareError::Malformed(_))
     {
@@ -233,7 +240,12 @@ mod tests {
                 "0..63 or a1..h8; as a condensed transcript, entry 2, \"64\"",
             ),
             (vec!["1900"], "entry 2, \"00\""),
-            (vec!["_9_"], "expected a board"),
+            (
+                vec!["_9_"],
+                "not a condensed transcript: a condensed transcript has two characters a move",
+            ),
+            (vec!["1934_a41"], "expected a board"),
+            (vec!["19-"], "odd length"),
         ] {
             let error = LabRequest::parse(&args).unwrap_err();
             assert!(error.to_string().contains(fragment), "{args:?}: {error}");
