@@ -8,7 +8,7 @@ use crate::board::IllegalMove;
 use crate::color::Color;
 use crate::position::Position;
 use crate::square::Square;
-use crate::strategy::Strategy;
+use crate::strategy::{Failed, Strategy};
 
 /// What a computer reported about one of its moves.
 #[derive(Clone, Copy, PartialEq, Debug)]
@@ -52,6 +52,13 @@ pub struct Game {
     start: Position,
     position: Position,
     turns: Vec<Turn>,
+}
+
+/// A player that gave no usable move: the game stops there, lost by that side.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Forfeit {
+    pub side: Color,
+    pub failed: Failed,
 }
 
 /// Why a pass was refused.
@@ -153,33 +160,38 @@ impl Game {
     }
 
     /// Lets the side to move's strategy move, or passes when it must; false once the game is over.
-    pub fn step(&mut self, players: &mut [&mut dyn Strategy; 2]) -> bool {
+    pub fn step(&mut self, players: &mut [&mut dyn Strategy; 2]) -> Result<bool, Forfeit> {
         match self.status() {
-            Status::Over => false,
+            Status::Over => Ok(false),
             Status::MustPass(_) => {
                 self.pass().expect("the status says the pass is forced");
-                true
+                Ok(true)
             }
             Status::ToMove(side) => {
                 let clock = Instant::now();
-                let decision = players[side.index()].choose(self.position);
+                let decision = players[side.index()]
+                    .choose(self.position)
+                    .map_err(|failed| Forfeit { side, failed })?;
                 let seconds = clock.elapsed().as_secs_f64();
                 let stats = MoveStats {
                     value: decision.value,
                     nodes: decision.nodes,
                     seconds,
                 };
-                // A strategy that returned an illegal move is a bug in it, not a rule to bend.
+                // A strategy that returned an illegal move is a bug in it, not a rule to bend (programs'
+                // moves are checked before they get here).
                 self.play(decision.square, Some(stats))
                     .expect("strategies return legal moves");
-                true
+                Ok(true)
             }
         }
     }
 
-    /// Plays on to the end of the game, `players[0]` for black and `players[1]` for white.
-    pub fn play_out(&mut self, players: &mut [&mut dyn Strategy; 2]) {
-        while self.step(players) {}
+    /// Plays on to the end of the game, `players[0]` for black and `players[1]` for white, or until a
+    /// player fails.
+    pub fn play_out(&mut self, players: &mut [&mut dyn Strategy; 2]) -> Result<(), Forfeit> {
+        while self.step(players)? {}
+        Ok(())
     }
 }
 
@@ -194,7 +206,7 @@ mod tests {
         let mut white = StrategySpec::Random.build(2);
         let mut game = Game::new(Position::START);
         let mut history = vec![game.position()];
-        while game.step(&mut [black.as_mut(), white.as_mut()]) {
+        while game.step(&mut [black.as_mut(), white.as_mut()]).unwrap() {
             history.push(game.position());
         }
         assert!(game.is_over());

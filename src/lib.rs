@@ -10,6 +10,7 @@ pub mod game;
 pub mod log;
 pub mod matches;
 pub mod notation;
+pub mod parallel;
 pub mod position;
 pub mod rng;
 pub mod runner;

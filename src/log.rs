@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::bitboard::Bitboard;
 use crate::color::Color;
-use crate::game::{Game, MoveStats, Turn};
+use crate::game::{Forfeit, Game, MoveStats, Turn};
 use crate::notation::lab_board;
 use crate::position::Position;
 use crate::square::Square;
@@ -68,6 +68,17 @@ pub struct ResultLog {
     pub white: u32,
     /// `black`, `white`, `draw`, or `unfinished` for a game stopped before its end.
     pub winner: String,
+    /// A player that gave no usable move: the game stopped there and the other side won.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forfeit: Option<ForfeitLog>,
+}
+
+/// Who forfeited, with the course's code (-2 time-out, -3 illegal move, -4 no move, -5 error).
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct ForfeitLog {
+    pub side: Color,
+    pub code: i32,
+    pub reason: String,
 }
 
 /// A log that does not agree with the rules or with itself.
@@ -144,8 +155,19 @@ impl GameLog {
                 black: black_count,
                 white: white_count,
                 winner: verdict(game),
+                forfeit: None,
             },
         }
+    }
+
+    /// Marks the game as forfeited by a player that gave no usable move.
+    pub fn record_forfeit(&mut self, forfeit: &Forfeit) {
+        self.result.winner = (!forfeit.side).name().to_string();
+        self.result.forfeit = Some(ForfeitLog {
+            side: forfeit.side,
+            code: forfeit.failed.failure.code(),
+            reason: forfeit.failed.describe(),
+        });
     }
 
     /// Plays the log through the rules; every move, flip, pass and the result must agree.
@@ -203,7 +225,16 @@ impl GameLog {
                 self.result.black, self.result.white
             )));
         }
-        let expected = verdict(&game);
+        let expected = match &self.result.forfeit {
+            Some(forfeit) if game.is_over() || game.position().to_move != forfeit.side => {
+                return Err(ReplayError::Result(format!(
+                    "the log says {} forfeited, but it was not {}'s turn to move",
+                    forfeit.side, forfeit.side
+                )));
+            }
+            Some(forfeit) => (!forfeit.side).name().to_string(),
+            None => verdict(&game),
+        };
         if self.result.winner != expected {
             return Err(ReplayError::Result(format!(
                 "the log says {:?}, the moves give {expected:?}",

@@ -7,12 +7,12 @@ use std::time::SystemTime;
 use rayon::prelude::*;
 
 use crate::color::Color;
-use crate::game::{Game, Status, Turn};
+use crate::game::{Forfeit, Game, Status, Turn};
 use crate::position::Position;
 use crate::rng::SeededRng;
 use crate::strategy::StrategySpec;
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct MatchConfig {
     pub a: StrategySpec,
     pub b: StrategySpec,
@@ -33,13 +33,21 @@ pub struct PlayedGame {
     pub opening_turns: usize,
     pub started: SystemTime,
     pub ended: SystemTime,
+    /// The player that failed and ended the game, if one did.
+    pub forfeit: Option<Forfeit>,
 }
 
 impl PlayedGame {
-    /// Discs of (A, B) at the end.
+    /// Discs of (A, B) at the end; a forfeited game counts as 0 to 64 against the side that failed.
     pub fn discs(&self) -> (u32, u32) {
-        let end = self.game.position();
-        (end.discs(self.a_color).count(), end.discs(!self.a_color).count())
+        match &self.forfeit {
+            Some(forfeit) if forfeit.side == self.a_color => (0, 64),
+            Some(_) => (64, 0),
+            None => {
+                let end = self.game.position();
+                (end.discs(self.a_color).count(), end.discs(!self.a_color).count())
+            }
+        }
     }
 }
 
@@ -142,7 +150,7 @@ pub fn play_game(config: &MatchConfig, index: u32) -> PlayedGame {
     } else {
         [b.as_mut(), a.as_mut()]
     };
-    game.play_out(&mut players);
+    let forfeit = game.play_out(&mut players).err();
     PlayedGame {
         index,
         a_color,
@@ -150,6 +158,7 @@ pub fn play_game(config: &MatchConfig, index: u32) -> PlayedGame {
         opening_turns,
         started,
         ended: SystemTime::now(),
+        forfeit,
     }
 }
 

@@ -1,6 +1,6 @@
 //! Running other people's programs safely: each in a process group of its own that is killed whole on
-//! a time-out, with standard input closed, its output captured up to a cap, its stderr's tail kept,
-//! and nothing of it left running when the run ends.
+//! a time-out, with standard input closed (or, for a session, a pipe), its output captured up to a cap,
+//! its stderr's tail kept, and nothing of it left running when the run ends.
 
 use std::ffi::OsString;
 use std::io::Read;
@@ -97,13 +97,18 @@ pub struct Run {
 impl Run {
     /// The last `count` non-empty lines of stderr, for reports.
     pub fn stderr_tail(&self, count: usize) -> Vec<String> {
-        let text = String::from_utf8_lossy(&self.stderr);
-        let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-        lines[lines.len().saturating_sub(count)..]
-            .iter()
-            .map(|l| l.to_string())
-            .collect()
+        last_lines(&self.stderr, count)
     }
+}
+
+/// The last `count` non-empty lines of a stream.
+fn last_lines(bytes: &[u8], count: usize) -> Vec<String> {
+    let text = String::from_utf8_lossy(bytes);
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    lines[lines.len().saturating_sub(count)..]
+        .iter()
+        .map(|l| l.to_string())
+        .collect()
 }
 
 /// Why the wait for a run ended.
@@ -243,6 +248,145 @@ where
             c.done = true;
         }
     });
+}
+
+/// Whether a command word names a program that can be started: a file when it holds a slash, else a
+/// file in one of PATH's folders.
+pub fn is_runnable(word: &str) -> bool {
+    if word.contains('/') {
+        return std::path::Path::new(word).is_file();
+    }
+    std::env::var_os("PATH").is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(word).is_file()))
+}
+
+/// A long-lived program that answers one line per request (the Python helper of the program players):
+/// its own process group, stdin and stdout as pipes, stderr's tail kept; killed whole when dropped.
+pub struct Session {
+    child: std::process::Child,
+    input: Option<std::process::ChildStdin>,
+    lines: mpsc::Receiver<String>,
+    stderr: Arc<Mutex<Capture>>,
+}
+
+/// Why a session gave no answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Silence {
+    TimedOut,
+    /// The program closed its stdout (it ended, or crashed).
+    Ended,
+}
+
+/// The longest answer line kept; the rest of a longer line is dropped.
+const MAX_LINE: usize = 64 << 10;
+
+impl Session {
+    pub fn start(job: &Job, stderr_limit: usize) -> std::io::Result<Session> {
+        let mut child = Command::new(&job.program)
+            .args(&job.args)
+            .current_dir(&job.dir)
+            .envs(job.env.iter().map(|(k, v)| (k, v)))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0)
+            .spawn()?;
+        let (sender, lines) = mpsc::channel();
+        if let Some(stdout) = child.stdout.take() {
+            thread::spawn(move || {
+                let mut reader = std::io::BufReader::new(stdout);
+                let mut line = Vec::new();
+                loop {
+                    line.clear();
+                    match read_line_capped(&mut reader, &mut line) {
+                        Ok(0) | Err(_) => break,
+                        Ok(_) => {
+                            if sender
+                                .send(String::from_utf8_lossy(&line).trim_end().to_string())
+                                .is_err()
+                            {
+                                break;
+                            }
+                        }
+                    }
+                }
+            });
+        }
+        let stderr = Arc::new(Mutex::new(Capture::default()));
+        if let Some(pipe) = child.stderr.take() {
+            read_into(pipe, Arc::clone(&stderr), move |capture| {
+                if capture.bytes.len() > 2 * stderr_limit {
+                    let cut = capture.bytes.len() - stderr_limit;
+                    capture.bytes.drain(..cut);
+                }
+                true
+            });
+        }
+        Ok(Session {
+            input: child.stdin.take(),
+            child,
+            lines,
+            stderr,
+        })
+    }
+
+    /// Sends one line; false when the program no longer reads.
+    pub fn send(&mut self, line: &str) -> bool {
+        use std::io::Write as _;
+        self.input.as_mut().is_some_and(|input| {
+            input
+                .write_all(format!("{line}\n").as_bytes())
+                .and_then(|()| input.flush())
+                .is_ok()
+        })
+    }
+
+    /// The next line the program writes, waiting at most `limit`.
+    pub fn receive(&self, limit: Duration) -> Result<String, Silence> {
+        self.lines.recv_timeout(limit).map_err(|error| match error {
+            RecvTimeoutError::Timeout => Silence::TimedOut,
+            RecvTimeoutError::Disconnected => Silence::Ended,
+        })
+    }
+
+    /// The last `count` non-empty lines of its stderr so far.
+    pub fn stderr_tail(&self, count: usize) -> Vec<String> {
+        let bytes = self.stderr.lock().map(|c| c.bytes.clone()).unwrap_or_default();
+        last_lines(&bytes, count)
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        drop(self.input.take());
+        // SAFETY: killpg takes plain integers; the child leads its own group until it is reaped below.
+        unsafe { libc::killpg(self.child.id() as libc::pid_t, libc::SIGKILL) };
+        let _ = self.child.wait();
+    }
+}
+
+/// Reads up to a newline, keeping at most MAX_LINE bytes of it; 0 at the end of the stream.
+fn read_line_capped(reader: &mut impl std::io::BufRead, line: &mut Vec<u8>) -> std::io::Result<usize> {
+    let mut total = 0;
+    loop {
+        let (done, used) = {
+            let available = reader.fill_buf()?;
+            if available.is_empty() {
+                return Ok(total);
+            }
+            let (chunk, done) = match available.iter().position(|&b| b == b'\n') {
+                Some(end) => (&available[..=end], true),
+                None => (available, false),
+            };
+            let room = MAX_LINE.saturating_sub(line.len());
+            line.extend_from_slice(&chunk[..chunk.len().min(room)]);
+            (done, chunk.len())
+        };
+        reader.consume(used);
+        total += used;
+        if done {
+            return Ok(total);
+        }
+    }
 }
 
 #[cfg(test)]

@@ -1,10 +1,14 @@
-//! The `Strategy` trait and the strategy names users type (`random`, `greedy`, `weighted`,
-//! `minimax:DEPTH[:EVAL]`, `alphabeta:DEPTH[:EVAL]`, `lookahead:K`), the same in every command.
+//! The `Strategy` trait and the player names users type, the same in every command: built-in
+//! strategies (`random`, `greedy`, `weighted`, `preferred`, `minimax:DEPTH[:EVAL]`,
+//! `alphabeta:DEPTH[:EVAL]`, `lookahead:K`, `engine[:MS]`) and students' programs in the course's three
+//! forms (`argv:COMMAND`, `quickmove:FILE.py`, `strategy:FILE.py`).
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
 
 use crate::board::Board;
+use crate::course::players::{ProgramForm, ProgramPlayer, ProgramSpec};
 use crate::eval::{Eval, weighted_score};
 use crate::position::Position;
 use crate::rng::SeededRng;
@@ -24,13 +28,67 @@ pub struct Decision {
     pub nodes: u64,
 }
 
-/// Chooses a move in positions where the side to move has at least one legal move.
+/// Why a player gave no usable move, with the course's Lab 4 codes.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Failure {
+    #[error("time-out")]
+    TimedOut,
+    #[error("illegal move {0}")]
+    Illegal(i64),
+    #[error("no move given")]
+    NoMove,
+    #[error("program error: {0}")]
+    Crashed(String),
+}
+
+impl Failure {
+    /// -2 time-out, -3 illegal move, -4 no move, -5 program error (pass is -1).
+    pub fn code(&self) -> i32 {
+        match self {
+            Failure::TimedOut => -2,
+            Failure::Illegal(_) => -3,
+            Failure::NoMove => -4,
+            Failure::Crashed(_) => -5,
+        }
+    }
+}
+
+/// A player's failure and the last lines it wrote to stderr.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{failure}")]
+pub struct Failed {
+    pub failure: Failure,
+    pub stderr_tail: Vec<String>,
+}
+
+impl Failed {
+    /// `time-out (code -2)`, with the last line the program wrote to stderr.
+    pub fn describe(&self) -> String {
+        let mut text = format!("{} (code {})", self.failure, self.failure.code());
+        if let Some(last) = self.stderr_tail.last() {
+            text.push_str(&format!("; its stderr ends with {last:?}"));
+        }
+        text
+    }
+}
+
+impl From<Failure> for Failed {
+    fn from(failure: Failure) -> Failed {
+        Failed {
+            failure,
+            stderr_tail: Vec::new(),
+        }
+    }
+}
+
+/// Chooses a move in positions where the side to move has at least one legal move. Built-in
+/// strategies always do; a program may fail.
 pub trait Strategy: Send {
-    fn choose(&mut self, position: Position) -> Decision;
+    fn choose(&mut self, position: Position) -> Result<Decision, Failed>;
 }
 
 /// A strategy as users name it.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug)]
 pub enum StrategySpec {
     /// A uniformly random legal move (seeded).
     Random,
@@ -56,6 +114,8 @@ pub enum StrategySpec {
     Engine {
         milliseconds: u64,
     },
+    /// A student's program, in one of the course's forms.
+    Program(Arc<ProgramSpec>),
 }
 
 /// The largest depth the fixed-depth searches accept (beyond it a move takes hours).
@@ -66,7 +126,7 @@ pub const DEFAULT_EVAL: Eval = Eval::Weights;
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "unknown strategy {0:?}: expected random, greedy, weighted, preferred, minimax:DEPTH[:EVAL], alphabeta:DEPTH[:EVAL] lookahead:K or engine[:MILLISECONDS] (EVAL: discs, weights, mobility, corners; DEPTH 1..{MAX_DEPTH})"
+    "unknown strategy {0:?}: expected random, greedy, weighted, preferred, minimax:DEPTH[:EVAL], alphabeta:DEPTH[:EVAL], lookahead:K, engine[:MILLISECONDS], argv:COMMAND, quickmove:FILE.py or strategy:FILE.py (EVAL: discs, weights, mobility, corners; DEPTH 1..{MAX_DEPTH})"
 )]
 pub struct UnknownStrategy(pub String);
 
@@ -75,6 +135,14 @@ impl FromStr for StrategySpec {
 
     fn from_str(text: &str) -> Result<StrategySpec, UnknownStrategy> {
         let unknown = || UnknownStrategy(text.to_string());
+        for form in [ProgramForm::Argv, ProgramForm::QuickMove, ProgramForm::Strategy] {
+            if let Some(target) = text.strip_prefix(form.prefix()) {
+                if target.trim().is_empty() {
+                    return Err(unknown());
+                }
+                return Ok(StrategySpec::Program(Arc::new(ProgramSpec::new(form, target))));
+            }
+        }
         let parts: Vec<&str> = text.split(':').collect();
         let depth = |word: &str| {
             word.parse::<u32>()
@@ -120,14 +188,15 @@ impl fmt::Display for StrategySpec {
             StrategySpec::AlphaBeta { depth, eval } => write!(f, "alphabeta:{depth}:{eval}"),
             StrategySpec::Lookahead { depth } => write!(f, "lookahead:{depth}"),
             StrategySpec::Engine { milliseconds } => write!(f, "engine:{milliseconds}"),
+            StrategySpec::Program(program) => write!(f, "{}{}", program.form.prefix(), program.target),
         }
     }
 }
 
 impl StrategySpec {
     /// A player following this spec; `seed` feeds the random ones.
-    pub fn build(self, seed: u64) -> Box<dyn Strategy> {
-        match self {
+    pub fn build(&self, seed: u64) -> Box<dyn Strategy> {
+        match *self {
             StrategySpec::Random => Box::new(RandomStrategy(SeededRng::new(seed))),
             StrategySpec::Greedy => Box::new(Maximizer(|board: Board| board.disc_difference())),
             StrategySpec::Weighted => Box::new(Maximizer(|board: Board| weighted_score(board.player, board.opponent))),
@@ -148,20 +217,47 @@ impl StrategySpec {
                 search: alphabeta,
             }),
             StrategySpec::Engine { milliseconds } => Box::new(EngineStrategy(Engine::new(milliseconds))),
+            StrategySpec::Program(ref program) => Box::new(ProgramPlayer::new(Arc::clone(program))),
         }
+    }
+
+    /// Checks that a program can play (its command exists, its file imports); built-in strategies can.
+    pub fn check(&self) -> Result<(), crate::course::players::ProgramError> {
+        match self {
+            StrategySpec::Program(program) => program.check(),
+            _ => Ok(()),
+        }
+    }
+
+    /// The same strategy with a program's clock changed (built-in strategies have none).
+    pub fn with_clock(self, change: impl FnOnce(&mut crate::course::players::Clock)) -> StrategySpec {
+        match self {
+            StrategySpec::Program(program) => {
+                let mut program = (*program).clone();
+                change(&mut program.clock);
+                StrategySpec::Program(Arc::new(program))
+            }
+            other => other,
+        }
+    }
+
+    /// Whether its moves depend on the clock or on a program we do not control, so that the same seed
+    /// may not give the same games.
+    pub fn is_reproducible(&self) -> bool {
+        !matches!(self, StrategySpec::Engine { .. } | StrategySpec::Program(_))
     }
 }
 
 struct EngineStrategy(Engine);
 
 impl Strategy for EngineStrategy {
-    fn choose(&mut self, position: Position) -> Decision {
+    fn choose(&mut self, position: Position) -> Result<Decision, Failed> {
         let choice = self.0.choose(position.board);
-        Decision {
+        Ok(Decision {
             square: choice.best,
             value: Some(choice.value),
             nodes: choice.nodes,
-        }
+        })
     }
 }
 
@@ -230,25 +326,25 @@ pub fn preferred_move(board: Board) -> Option<Square> {
 struct PreferredStrategy;
 
 impl Strategy for PreferredStrategy {
-    fn choose(&mut self, position: Position) -> Decision {
+    fn choose(&mut self, position: Position) -> Result<Decision, Failed> {
         let square = preferred_move(position.board).expect("a strategy is only asked when a move exists");
-        Decision {
+        Ok(Decision {
             square,
             value: None,
             nodes: position.moves().count() as u64,
-        }
+        })
     }
 }
 
 struct RandomStrategy(SeededRng);
 
 impl Strategy for RandomStrategy {
-    fn choose(&mut self, position: Position) -> Decision {
-        Decision {
+    fn choose(&mut self, position: Position) -> Result<Decision, Failed> {
+        Ok(Decision {
             square: self.0.pick_square(position.moves()),
             value: None,
             nodes: 0,
-        }
+        })
     }
 }
 
@@ -257,7 +353,7 @@ impl Strategy for RandomStrategy {
 struct Maximizer<F>(F);
 
 impl<F: Fn(Board) -> i32 + Send> Strategy for Maximizer<F> {
-    fn choose(&mut self, position: Position) -> Decision {
+    fn choose(&mut self, position: Position) -> Result<Decision, Failed> {
         let board = position.board;
         let mut best: Option<(Square, i32)> = None;
         let mut nodes = 0;
@@ -270,11 +366,11 @@ impl<F: Fn(Board) -> i32 + Send> Strategy for Maximizer<F> {
             }
         }
         let (square, value) = best.expect("a strategy is only asked when a move exists");
-        Decision {
+        Ok(Decision {
             square,
             value: Some(value),
             nodes,
-        }
+        })
     }
 }
 
@@ -285,14 +381,14 @@ struct FixedDepth {
 }
 
 impl Strategy for FixedDepth {
-    fn choose(&mut self, position: Position) -> Decision {
+    fn choose(&mut self, position: Position) -> Result<Decision, Failed> {
         let result = (self.search)(position.board, self.depth, self.scoring);
         let square = result.best.expect("a strategy is only asked when a move exists");
-        Decision {
+        Ok(Decision {
             square,
             value: Some(result.value),
             nodes: result.nodes,
-        }
+        })
     }
 }
 
@@ -332,7 +428,7 @@ mod tests {
     #[test]
     fn greedy_takes_the_most_discs_and_the_smallest_index_among_equals() {
         // From the start every move flips one disc: the first, d3 (19), wins the tie.
-        let decision = StrategySpec::Greedy.build(0).choose(Position::START);
+        let decision = StrategySpec::Greedy.build(0).choose(Position::START).unwrap();
         assert_eq!(decision.square.index(), 19);
         assert_eq!(decision.value, Some(3));
     }

@@ -12,7 +12,7 @@ use serde_json::Value;
 fn weighted_moves_against_greedy() -> (Vec<String>, Game) {
     let (mut black, mut white) = (StrategySpec::Weighted.build(0), StrategySpec::Greedy.build(0));
     let mut game = Game::new(Position::START);
-    game.play_out(&mut [black.as_mut(), white.as_mut()]);
+    game.play_out(&mut [black.as_mut(), white.as_mut()]).unwrap();
     let moves = game
         .turns()
         .iter()

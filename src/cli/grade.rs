@@ -10,8 +10,8 @@ use std::time::Duration;
 use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
 
-use super::Refused;
 use super::display::Progress;
+use super::{Destination, Refused, is_stdout};
 use crate::course::grade::{self, Case, Outcome, Program, Settings, Summary, Verdict};
 use crate::course::judge::Judge;
 use crate::course::report;
@@ -43,7 +43,7 @@ pub struct GradeArgs {
     #[arg(long, value_delimiter = ',', default_value = "tolerant")]
     judge: Vec<Judge>,
     /// Seconds a case may run; then the program's whole process group is killed
-    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = seconds, allow_hyphen_values = true)]
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = super::seconds, allow_hyphen_values = true)]
     timeout: Duration,
     /// Cases run at a time (default: the number of cores)
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
@@ -72,14 +72,6 @@ pub struct GradeArgs {
     /// The program and its arguments; each case's arguments follow them
     #[arg(last = true, value_name = "COMMAND")]
     command: Vec<String>,
-}
-
-/// A number of seconds: positive, finite, at most a day.
-fn seconds(text: &str) -> Result<Duration, String> {
-    match text.parse::<f64>() {
-        Ok(value) if value > 0.0 && value <= 86_400.0 => Ok(Duration::from_secs_f64(value)),
-        _ => Err(format!("{text:?} is not a number of seconds in (0, 86400]")),
-    }
 }
 
 /// Failing outcomes kept per program for the HTML page.
@@ -304,20 +296,15 @@ fn absolute(path: &str) -> Result<String> {
 
 /// The program as an absolute path (runs happen in scratch folders), or found in PATH.
 fn find_program(word: &str) -> Result<String> {
+    if !crate::runner::is_runnable(word) {
+        let where_ = if word.contains('/') { "" } else { " in PATH" };
+        bail!("bad argument {word:?}: no such program{where_}");
+    }
     if word.contains('/') {
-        if !Path::new(word).is_file() {
-            bail!("bad argument {word:?}: no such program");
-        }
-        return absolute(word);
+        absolute(word)
+    } else {
+        Ok(word.to_string())
     }
-    let found = std::env::var_os("PATH")
-        .into_iter()
-        .flat_map(|paths| std::env::split_paths(&paths).collect::<Vec<_>>())
-        .any(|dir| dir.join(word).is_file());
-    if !found {
-        bail!("bad argument {word:?}: no such program in PATH");
-    }
-    Ok(word.to_string())
 }
 
 /// Where the reports go; files are opened (or their folders checked) before any case runs.
@@ -327,49 +314,6 @@ struct Outputs {
     json: Option<Box<dyn Write>>,
     csv: Option<Destination>,
     html: Option<Destination>,
-}
-
-/// A report written whole at the end: to stdout, or to a file through a temporary file and a rename.
-enum Destination {
-    Stdout,
-    File(tempfile::NamedTempFile, PathBuf),
-}
-
-fn is_stdout(path: &Path) -> bool {
-    path.as_os_str() == "-"
-}
-
-impl Destination {
-    fn open(path: &Path) -> Result<Destination> {
-        if is_stdout(path) {
-            return Ok(Destination::Stdout);
-        }
-        let folder = path
-            .parent()
-            .filter(|p| !p.as_os_str().is_empty())
-            .unwrap_or(Path::new("."));
-        let temporary = tempfile::Builder::new()
-            .prefix(".othello-")
-            .tempfile_in(folder)
-            .with_context(|| format!("cannot write {}", path.display()))?;
-        Ok(Destination::File(temporary, path.to_path_buf()))
-    }
-
-    fn write(self, contents: &str) -> Result<()> {
-        match self {
-            Destination::Stdout => super::write_stdout(contents),
-            Destination::File(mut temporary, path) => {
-                temporary
-                    .write_all(contents.as_bytes())
-                    .and_then(|()| temporary.as_file().sync_all())
-                    .with_context(|| format!("cannot write {}", path.display()))?;
-                temporary
-                    .persist(&path)
-                    .with_context(|| format!("cannot write {}", path.display()))?;
-                Ok(())
-            }
-        }
-    }
 }
 
 impl Outputs {

@@ -71,10 +71,14 @@ pub fn run_best(args: BestArgs) -> Result<()> {
         return Err(Refused(anyhow::anyhow!("the game is over: {side} has no move to choose")).into());
     }
     let clock = Instant::now();
-    let (best, score, nodes, searcher) = match (args.strategy, args.depth) {
+    let (best, score, nodes, searcher) = match (&args.strategy, args.depth) {
         (Some(spec), _) if position.moves().is_empty() => (None, None, 0, spec.to_string()),
         (Some(spec), _) => {
-            let decision = spec.build(0).choose(position);
+            spec.check()?;
+            let decision = spec
+                .build(0)
+                .choose(position)
+                .map_err(|failed| Refused(anyhow::anyhow!("{spec} gave no move: {}", failed.describe())))?;
             (Some(decision.square), decision.value, decision.nodes, spec.to_string())
         }
         (None, depth) => {
@@ -97,7 +101,7 @@ pub fn run_best(args: BestArgs) -> Result<()> {
     let text = if args.json {
         json!({
             "move": index, "square": name, "score": score, "depth": args.depth, "eval": args.depth.map(|_| args.eval.name()),
-            "strategy": args.strategy.map(|spec| spec.to_string()), "nodes": nodes, "seconds": seconds,
+            "strategy": args.strategy.as_ref().map(|spec| spec.to_string()), "nodes": nodes, "seconds": seconds,
             "nodes_per_second": nodes_per_second, "side": side.name(),
         })
         .to_string()
@@ -136,7 +140,8 @@ pub fn run_fullgame(args: FullGameArgs) -> Result<()> {
     let spec = StrategySpec::Lookahead { depth: args.depth };
     let (mut black, mut white) = (spec.build(0), spec.build(0));
     let mut game = Game::new(start);
-    game.play_out(&mut [black.as_mut(), white.as_mut()]);
+    game.play_out(&mut [black.as_mut(), white.as_mut()])
+        .expect("built-in strategies always move");
     debug_assert_eq!(game.status(), Status::Over);
     let end = game.position();
     let moves: Vec<usize> = game.moves().map(|square| square.index()).collect();

@@ -10,7 +10,7 @@ use super::display::Progress;
 use super::write_stdout;
 use crate::color::Color;
 use crate::log::{GameLog, write_atomically};
-use crate::matches::{MatchConfig, MatchReport, SideTotals, play_match};
+use crate::matches::{MatchConfig, MatchReport, PlayedGame, SideTotals, play_match};
 use crate::strategy::StrategySpec;
 
 #[derive(Args, Debug)]
@@ -37,12 +37,14 @@ pub struct MatchArgs {
     /// Print one JSON object
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    clock: super::ClockArgs,
 }
 
 pub fn run(args: MatchArgs) -> Result<()> {
     let config = MatchConfig {
-        a: args.a,
-        b: args.b,
+        a: args.clock.prepare(&args.a)?,
+        b: args.clock.prepare(&args.b)?,
         games: args.games,
         seed: args.seed,
         opening_plies: args.openings,
@@ -65,23 +67,26 @@ pub fn run(args: MatchArgs) -> Result<()> {
 }
 
 fn match_log(report: &MatchReport) -> Result<String> {
-    let mut lines = String::new();
     let (a, b) = (report.config.a.to_string(), report.config.b.to_string());
-    for played in &report.games {
-        let (black, white) = if played.a_color == Color::Black {
-            (&a, &b)
-        } else {
-            (&b, &a)
-        };
-        let mut log = GameLog::from_game(&played.game, black, white, (played.started, played.ended));
-        log.game = Some(played.index);
-        lines += &serde_json::to_string(&log)?;
-        lines.push('\n');
-    }
-    Ok(lines)
+    report
+        .games
+        .iter()
+        .map(|played| game_log_line(played, &a, &b))
+        .collect()
 }
 
-fn side_json(spec: StrategySpec, totals: SideTotals) -> serde_json::Value {
+/// One game of a match as a line of the JSON Lines log.
+pub fn game_log_line(played: &PlayedGame, a: &str, b: &str) -> Result<String> {
+    let (black, white) = if played.a_color == Color::Black { (a, b) } else { (b, a) };
+    let mut log = GameLog::from_game(&played.game, black, white, (played.started, played.ended));
+    log.game = Some(played.index);
+    if let Some(forfeit) = &played.forfeit {
+        log.record_forfeit(forfeit);
+    }
+    Ok(serde_json::to_string(&log)? + "\n")
+}
+
+fn side_json(spec: &StrategySpec, totals: SideTotals) -> serde_json::Value {
     json!({
         "strategy": spec.to_string(),
         "moves": totals.moves,
@@ -91,10 +96,10 @@ fn side_json(spec: StrategySpec, totals: SideTotals) -> serde_json::Value {
 }
 
 fn json_report(report: &MatchReport) -> String {
-    let config = report.config;
+    let config = &report.config;
     json!({
-        "a": side_json(config.a, report.a_totals),
-        "b": side_json(config.b, report.b_totals),
+        "a": side_json(&config.a, report.a_totals),
+        "b": side_json(&config.b, report.b_totals),
         "games": config.games,
         "seed": config.seed,
         "openings": config.opening_plies,
@@ -105,18 +110,20 @@ fn json_report(report: &MatchReport) -> String {
         "disc_share": report.disc_share(),
         "a_discs": report.a_discs,
         "b_discs": report.b_discs,
+        "forfeits": report.games.iter().filter(|g| g.forfeit.is_some()).count(),
+        "reproducible": config.a.is_reproducible() && config.b.is_reproducible(),
     })
     .to_string()
         + "\n"
 }
 
 fn text_report(report: &MatchReport) -> String {
-    let config = report.config;
+    let config = &report.config;
     let openings = match config.opening_plies {
         0 => "from the start position".to_string(),
         plies => format!("from random openings of {plies} moves, each played with both colours"),
     };
-    let line = |spec: StrategySpec, totals: SideTotals| {
+    let line = |spec: &StrategySpec, totals: SideTotals| {
         format!(
             "  {spec}: {} moves, {:.3} ms and {:.0} nodes per move\n",
             totals.moves,
@@ -139,7 +146,26 @@ fn text_report(report: &MatchReport) -> String {
         config.games,
         100.0 * report.points() / f64::from(config.games),
         100.0 * report.disc_share(),
-        line(config.a, report.a_totals),
-        line(config.b, report.b_totals),
-    )
+        line(&config.a, report.a_totals),
+        line(&config.b, report.b_totals),
+    ) + &match_notes(report)
+}
+
+/// Forfeited games, and whether the same seed gives the same games again.
+fn match_notes(report: &MatchReport) -> String {
+    let mut notes = String::new();
+    for played in report.games.iter() {
+        if let Some(forfeit) = &played.forfeit {
+            notes += &format!(
+                "  game {}: {} forfeited it: {}\n",
+                played.index + 1,
+                forfeit.side.lab_char(),
+                forfeit.failed.describe()
+            );
+        }
+    }
+    if !(report.config.a.is_reproducible() && report.config.b.is_reproducible()) {
+        notes += "  (a timed engine or a program plays: the same seed may not give the same games)\n";
+    }
+    notes
 }

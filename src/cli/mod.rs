@@ -3,6 +3,7 @@
 mod display;
 mod grade;
 mod graders;
+mod lab4;
 mod lookahead;
 mod matches;
 mod perft;
@@ -12,6 +13,7 @@ mod solve;
 
 use std::ffi::OsString;
 use std::io::{self, Write};
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, anyhow, bail};
 use clap::{Parser, Subcommand};
@@ -74,6 +76,8 @@ enum Command {
     Best(lookahead::BestArgs),
     /// Seed 004's fullGame(K): both sides play bestMove(K) to the end
     Fullgame(lookahead::FullGameArgs),
+    /// The course's Lab 4 moderator: a player's games against random, scored by its share of the tokens
+    Lab4(lab4::Lab4Args),
     /// Play a match between two strategies, colours alternating
     Match(matches::MatchArgs),
     /// Play in the terminal: a person against the computer, or any two players
@@ -88,7 +92,7 @@ enum Command {
 
 /// Words that select a subcommand rather than the lab mode (none of them is a lab argument).
 const SUBCOMMANDS: &[&str] = &[
-    "best", "cases", "diff", "fullgame", "grade", "match", "perft", "play", "replay", "solve", "help",
+    "best", "cases", "diff", "fullgame", "grade", "lab4", "match", "perft", "play", "replay", "solve", "help",
 ];
 
 /// Runs the program on its arguments (without the program name), writing to stdout.
@@ -118,6 +122,7 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
         Command::Diff(args) => graders::run_diff(args),
         Command::Fullgame(args) => lookahead::run_fullgame(args),
         Command::Grade(args) => grade::run(args),
+        Command::Lab4(args) => lab4::run(args),
         Command::Match(args) => matches::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Play(args) => play::run(args),
@@ -161,6 +166,102 @@ fn position_from_lab_args(board: &str, token: Option<&str>, forced_pass: bool) -
     } else {
         position
     })
+}
+
+/// The time a program player has (`argv:`, `quickmove:`, `strategy:`); built-in strategies ignore it.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct ClockArgs {
+    /// Seconds a program has for each move (the course's defaults: argv 0.5, strategy 1, quickmove
+    /// none but its game's time)
+    #[arg(long, value_name = "SECONDS", value_parser = seconds, allow_hyphen_values = true)]
+    move_time: Option<std::time::Duration>,
+    /// Seconds a quickmove program has for all its moves in a game (default 0.3)
+    #[arg(long, value_name = "SECONDS", value_parser = seconds, allow_hyphen_values = true)]
+    game_time: Option<std::time::Duration>,
+    /// Seconds a Python file has to import (default 10)
+    #[arg(long, value_name = "SECONDS", value_parser = seconds, allow_hyphen_values = true)]
+    import_time: Option<std::time::Duration>,
+}
+
+impl ClockArgs {
+    /// The strategy with these times, checked that it can play at all.
+    pub fn prepare(&self, spec: &crate::strategy::StrategySpec) -> Result<crate::strategy::StrategySpec> {
+        let spec = spec.clone().with_clock(|clock| {
+            if let Some(time) = self.move_time {
+                clock.move_time = Some(time);
+            }
+            if let Some(time) = self.game_time {
+                clock.game_time = Some(time);
+            }
+            if let Some(time) = self.import_time {
+                clock.import_time = time;
+            }
+        });
+        spec.check()?;
+        Ok(spec)
+    }
+}
+
+/// A number of seconds: positive, finite, at most a day.
+pub fn seconds(text: &str) -> std::result::Result<std::time::Duration, String> {
+    match text.parse::<f64>() {
+        Ok(value) if value > 0.0 && value <= 86_400.0 => Ok(std::time::Duration::from_secs_f64(value)),
+        _ => Err(format!("{text:?} is not a number of seconds in (0, 86400]")),
+    }
+}
+
+/// A report written whole at the end: to stdout, or to a file through a temporary file and a rename.
+pub enum Destination {
+    Stdout,
+    File(tempfile::NamedTempFile, PathBuf),
+}
+
+pub fn is_stdout(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+impl Destination {
+    /// Adds to what the destination will hold (stdout is written at once).
+    pub fn append(&mut self, contents: &str) -> Result<()> {
+        match self {
+            Destination::Stdout => write_stdout(contents),
+            Destination::File(temporary, path) => temporary
+                .write_all(contents.as_bytes())
+                .with_context(|| format!("cannot write {}", path.display())),
+        }
+    }
+
+    /// Opens the destination now, so that a path that cannot be written fails before any work.
+    pub fn open(path: &Path) -> Result<Destination> {
+        if is_stdout(path) {
+            return Ok(Destination::Stdout);
+        }
+        let folder = path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        let temporary = tempfile::Builder::new()
+            .prefix(".othello-")
+            .tempfile_in(folder)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        Ok(Destination::File(temporary, path.to_path_buf()))
+    }
+
+    pub fn write(self, contents: &str) -> Result<()> {
+        match self {
+            Destination::Stdout => write_stdout(contents),
+            Destination::File(mut temporary, path) => {
+                temporary
+                    .write_all(contents.as_bytes())
+                    .and_then(|()| temporary.as_file().sync_all())
+                    .with_context(|| format!("cannot write {}", path.display()))?;
+                temporary
+                    .persist(&path)
+                    .with_context(|| format!("cannot write {}", path.display()))?;
+                Ok(())
+            }
+        }
+    }
 }
 
 /// Writes all of `text` to stdout; a closed pipe (`othello ... | head`) is not an error.

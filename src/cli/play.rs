@@ -11,14 +11,14 @@ use clap::Args;
 
 use super::{display, write_stdout};
 use crate::color::Color;
-use crate::game::{Game, MoveStats, Status, Turn};
+use crate::game::{Forfeit, Game, MoveStats, Status, Turn};
 use crate::log::{GameLog, write_atomically};
 use crate::position::Position;
 use crate::square::Square;
 use crate::strategy::{Strategy, StrategySpec};
 
 /// Who plays a side.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Player {
     Human,
     Computer(StrategySpec),
@@ -73,7 +73,12 @@ Type a move as d3, D3 or 19. Other commands:
 ";
 
 pub fn run(args: PlayArgs) -> Result<()> {
-    let players = [args.black, args.white];
+    for player in [&args.black, &args.white] {
+        if let Player::Computer(spec) = player {
+            spec.check()?;
+        }
+    }
+    let players = [args.black.clone(), args.white.clone()];
     let mut strategies: Vec<Option<Box<dyn Strategy>>> = players
         .iter()
         .zip([args.seed, args.seed.wrapping_add(1)])
@@ -91,6 +96,7 @@ pub fn run(args: PlayArgs) -> Result<()> {
         out += "Type help for the commands.\n";
     }
     let mut shown = false;
+    let mut forfeit = None;
     let finished = loop {
         if !shown {
             let marked = match game.status() {
@@ -109,7 +115,18 @@ pub fn run(args: PlayArgs) -> Result<()> {
             Status::ToMove(side) => {
                 if let Some(strategy) = strategies[side.index()].as_mut() {
                     let clock = Instant::now();
-                    let decision = strategy.choose(game.position());
+                    let decision = match strategy.choose(game.position()) {
+                        Ok(decision) => decision,
+                        Err(failed) => {
+                            out += &format!(
+                                "{} ({side}) gave no move: {}. The game ends: {side} forfeits it.\n",
+                                side.lab_char(),
+                                failed.describe()
+                            );
+                            forfeit = Some(Forfeit { side, failed });
+                            break false;
+                        }
+                    };
                     let seconds = clock.elapsed().as_secs_f64();
                     game.play(
                         decision.square,
@@ -150,7 +167,8 @@ pub fn run(args: PlayArgs) -> Result<()> {
                         let hint = StrategySpec::from_str(DEFAULT_COMPUTER)
                             .expect("valid")
                             .build(0)
-                            .choose(game.position());
+                            .choose(game.position())
+                            .expect("built-in strategies always move");
                         out += &format!("hint: {} ({})\n", hint.square, hint.square.index());
                     }
                     "undo" => {
@@ -186,12 +204,15 @@ pub fn run(args: PlayArgs) -> Result<()> {
         };
     }
     if let Some(path) = &args.log {
-        let log = GameLog::from_game(
+        let mut log = GameLog::from_game(
             &game,
             &args.black.to_string(),
             &args.white.to_string(),
             (started, SystemTime::now()),
         );
+        if let Some(forfeit) = &forfeit {
+            log.record_forfeit(forfeit);
+        }
         let json = serde_json::to_string_pretty(&log)? + "\n";
         write_atomically(path, &json).with_context(|| format!("cannot write {}", path.display()))?;
     }

@@ -7,8 +7,6 @@ use std::ffi::OsString;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
 use std::time::Duration;
 
 use regex::Regex;
@@ -326,50 +324,26 @@ pub fn entry_size(entry: &Path) -> io::Result<u64> {
 /// Grades every program on every case with `settings.jobs` runs at a time; `report` receives each
 /// outcome in program order, then case order, as soon as all before it are done.
 pub fn grade(programs: &[Program], cases: &[Case], settings: &Settings, mut report: impl FnMut(Outcome)) {
-    let total = programs.len() * cases.len();
-    let next = AtomicUsize::new(0);
-    let (results, received) = mpsc::channel();
-    std::thread::scope(|scope| {
-        for _ in 0..settings.jobs.clamp(1, total.max(1)) {
-            let results = results.clone();
-            let next = &next;
-            scope.spawn(move || {
-                loop {
-                    let index = next.fetch_add(1, Ordering::Relaxed);
-                    if index >= total {
-                        break;
-                    }
-                    let (program, case) = (index / cases.len(), index % cases.len());
-                    let run = run_case(&programs[program], &cases[case], &settings.limits);
-                    let judgements = settings
-                        .judges
-                        .iter()
-                        .map(|&judge| judge_run(&cases[case], &run, judge, settings))
-                        .collect();
-                    let outcome = Outcome {
-                        program,
-                        case,
-                        seconds: run.elapsed.as_secs_f64(),
-                        stderr_tail: run.stderr_tail(settings.stderr_lines),
-                        ending: run.ending,
-                        judgements,
-                    };
-                    if results.send((index, outcome)).is_err() {
-                        break;
-                    }
-                }
-            });
+    let work = |index: usize| {
+        let (program, case) = (index / cases.len(), index % cases.len());
+        let run = run_case(&programs[program], &cases[case], &settings.limits);
+        let judgements = settings
+            .judges
+            .iter()
+            .map(|&judge| judge_run(&cases[case], &run, judge, settings))
+            .collect();
+        Outcome {
+            program,
+            case,
+            seconds: run.elapsed.as_secs_f64(),
+            stderr_tail: run.stderr_tail(settings.stderr_lines),
+            ending: run.ending,
+            judgements,
         }
-        drop(results);
-        let mut waiting = BTreeMap::new();
-        let mut due = 0;
-        for (index, outcome) in received {
-            waiting.insert(index, outcome);
-            while let Some(outcome) = waiting.remove(&due) {
-                report(outcome);
-                due += 1;
-            }
-        }
+    };
+    crate::parallel::ordered(programs.len() * cases.len(), settings.jobs, work, |_, outcome| {
+        report(outcome);
+        true
     });
 }
 

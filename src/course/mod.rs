@@ -5,5 +5,7 @@ pub mod cases;
 pub mod grade;
 pub mod judge;
 pub mod lab;
+pub mod moderator;
+pub mod players;
 pub mod report;
 pub mod transcript;

@@ -1,0 +1,215 @@
+//! `othello lab4 PLAYER`: the course's Lab 4 moderator, a player's games against random (or any
+//! opponent) scored by its share of the tokens, with the worst games as condensed transcripts.
+
+use std::io::Write as _;
+use std::path::PathBuf;
+
+use anyhow::{Result, anyhow};
+use clap::Args;
+use serde_json::json;
+
+use super::{ClockArgs, Destination, Refused, write_stdout};
+use crate::course::moderator::{self, GameLine, Lab4Config, Lab4Tally};
+use crate::strategy::StrategySpec;
+
+#[derive(Args, Debug)]
+pub struct Lab4Args {
+    /// The player: argv:COMMAND, quickmove:FILE.py, strategy:FILE.py, or a built-in strategy
+    player: StrategySpec,
+    /// The opponent
+    #[arg(long, default_value = "random")]
+    opponent: StrategySpec,
+    /// Games to play; the player is x (black) in the odd-numbered ones
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+    games: u32,
+    /// Seed of the opponent's random moves
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// A failure forfeits that game (0 tokens to 64) and the test goes on; by the course's rule, the
+    /// first failure ends the test
+    #[arg(long)]
+    forfeit: bool,
+    /// How many of the lowest-scoring games to show
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u32).range(0..=1000))]
+    worst: u32,
+    /// Games played at a time (1, the default, gives a program the whole machine, as the course does)
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    threads: u32,
+    /// Print one JSON object
+    #[arg(long)]
+    json: bool,
+    /// Write every game as JSON Lines (a match log that `othello replay` checks)
+    #[arg(long, value_name = "FILE")]
+    log: Option<PathBuf>,
+    #[command(flatten)]
+    clock: ClockArgs,
+}
+
+/// The score is shown on stderr after this many games.
+const PROGRESS_EVERY: u32 = 25;
+
+pub fn run(args: Lab4Args) -> Result<()> {
+    let config = Lab4Config {
+        player: args.clock.prepare(&args.player)?,
+        opponent: args.clock.prepare(&args.opponent)?,
+        games: args.games,
+        seed: args.seed,
+        stop_on_failure: !args.forfeit,
+        worst: args.worst as usize,
+        threads: args.threads as usize,
+    };
+    let mut log = args.log.as_deref().map(Destination::open).transpose()?;
+    let (player, opponent) = (config.player.to_string(), config.opponent.to_string());
+    let mut log_error = None;
+    let tally = moderator::run(&config, |played, tally| {
+        if tally.games.is_multiple_of(PROGRESS_EVERY) {
+            let _ = writeln!(
+                std::io::stderr(),
+                "after {} games: {:.1}% of the tokens ({} of {})",
+                tally.games,
+                100.0 * tally.share(),
+                tally.tokens,
+                tally.all_tokens
+            );
+        }
+        if let Some(log) = &mut log {
+            let line = super::matches::game_log_line(played, &player, &opponent);
+            if let Err(error) = line.and_then(|line| log.append(&line)) {
+                log_error.get_or_insert(error);
+            }
+        }
+    });
+    if let Some(error) = log_error {
+        return Err(error);
+    }
+    if let Some(log) = log {
+        log.write("")?;
+    }
+    write_stdout(&if args.json {
+        json_report(&config, &tally)
+    } else {
+        text_report(&config, &tally)
+    })?;
+    match &tally.ended_by {
+        Some(line) => Err(Refused(anyhow!(
+            "the test ended at game {}: {}",
+            line.number,
+            line.failure.as_deref().unwrap_or("a failure")
+        ))
+        .into()),
+        None => Ok(()),
+    }
+}
+
+fn clock_of(spec: &StrategySpec) -> String {
+    match spec {
+        StrategySpec::Program(program) => format!(" ({})", program.clock),
+        _ => String::new(),
+    }
+}
+
+fn game_text(line: &GameLine) -> String {
+    format!(
+        "  game {} as {}: {}-{} ({:.1}%)  {}\n",
+        line.number,
+        line.color.lab_char(),
+        line.tokens,
+        line.opponent_tokens,
+        100.0 * line.share(),
+        line.transcript
+    )
+}
+
+fn text_report(config: &Lab4Config, tally: &Lab4Tally) -> String {
+    let mut out = format!(
+        "Lab 4: {}{} against {}, {} games (seed {})\n",
+        config.player,
+        clock_of(&config.player),
+        config.opponent,
+        config.games,
+        config.seed
+    );
+    if let Some(line) = &tally.ended_by {
+        out += &format!(
+            "The test ended at game {}: {}\n{}",
+            line.number,
+            line.failure.as_deref().unwrap_or("a failure"),
+            game_text(line)
+        );
+    }
+    if !tally.worst.is_empty() {
+        out += &format!(
+            "The {} lowest-scoring game{} (the player's colour, its tokens to the opponent's, the moves: two characters a move, -1 a pass, -2 time-out, -3 illegal move, -4 no move, -5 error):\n",
+            tally.worst.len(),
+            if tally.worst.len() == 1 { "" } else { "s" }
+        );
+        for line in &tally.worst {
+            out += &game_text(line);
+        }
+    }
+    out += &format!(
+        "Score: {} of {} tokens, {:.1}%, in {} games: {} wins, {} draws, {} losses{}\n",
+        tally.tokens,
+        tally.all_tokens,
+        100.0 * tally.share(),
+        tally.games,
+        tally.wins,
+        tally.draws,
+        tally.losses,
+        if tally.forfeits > 0 {
+            format!(" ({} forfeited)", tally.forfeits)
+        } else {
+            String::new()
+        }
+    );
+    let average = if tally.player_moves == 0 {
+        0.0
+    } else {
+        tally.player_seconds / tally.player_moves as f64
+    };
+    out += &format!(
+        "Time used: {:.2} s; the player's {} moves took {:.1} ms on average, {:.1} ms at most\n",
+        tally.elapsed.as_secs_f64(),
+        tally.player_moves,
+        average * 1e3,
+        tally.longest_move * 1e3
+    );
+    if !config.player.is_reproducible() || !config.opponent.is_reproducible() {
+        out += "(a program or a timed engine plays: the same seed may not give the same games)\n";
+    }
+    out
+}
+
+fn line_json(line: &GameLine) -> serde_json::Value {
+    json!({
+        "game": line.number, "color": line.color.name(), "tokens": line.tokens,
+        "opponent_tokens": line.opponent_tokens, "share": line.share(), "transcript": line.transcript,
+        "failure": line.failure,
+    })
+}
+
+fn json_report(config: &Lab4Config, tally: &Lab4Tally) -> String {
+    json!({
+        "player": config.player.to_string(),
+        "opponent": config.opponent.to_string(),
+        "games": config.games,
+        "played": tally.games,
+        "seed": config.seed,
+        "tokens": tally.tokens,
+        "all_tokens": tally.all_tokens,
+        "share": tally.share(),
+        "wins": tally.wins,
+        "draws": tally.draws,
+        "losses": tally.losses,
+        "forfeits": tally.forfeits,
+        "worst": tally.worst.iter().map(line_json).collect::<Vec<_>>(),
+        "ended_by": tally.ended_by.as_ref().map(line_json),
+        "seconds": tally.elapsed.as_secs_f64(),
+        "player_moves": tally.player_moves,
+        "player_seconds": tally.player_seconds,
+        "longest_move_seconds": tally.longest_move,
+        "reproducible": config.player.is_reproducible() && config.opponent.is_reproducible(),
+    })
+    .to_string()
+        + "\n"
+}

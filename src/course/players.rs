@@ -1,0 +1,429 @@
+//! Students' programs as players, in the course's three forms: `argv:COMMAND` (run once a move with the
+//! board and the token, Lab 4 of 2020), `quickmove:FILE.py` (imported once, `quickMove(board, token)`
+//! called a move, Lab 4 of 2023) and `strategy:FILE.py` (the tournament server's `Strategy` class).
+//! Every failure becomes one of the course's codes; nothing a program does can hang the caller.
+
+use std::ffi::OsString;
+use std::sync::{Arc, LazyLock};
+use std::time::{Duration, Instant};
+
+use regex::Regex;
+
+use crate::notation::lab_board;
+use crate::position::Position;
+use crate::runner::{self, Ending, Job, Limits, Session, Silence};
+use crate::square::Square;
+use crate::strategy::{Decision, Failed, Failure, Strategy};
+
+/// The helper that imports a Python file and answers for it (see the file itself).
+const HELPER: &str = include_str!("player_helper.py");
+
+/// How the course runs a program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProgramForm {
+    Argv,
+    QuickMove,
+    Strategy,
+}
+
+impl ProgramForm {
+    pub fn prefix(self) -> &'static str {
+        match self {
+            ProgramForm::Argv => "argv:",
+            ProgramForm::QuickMove => "quickmove:",
+            ProgramForm::Strategy => "strategy:",
+        }
+    }
+}
+
+/// The time a program has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clock {
+    /// Per move; `None`: only the game's time counts.
+    pub move_time: Option<Duration>,
+    /// Per game, the moves' times added up (quickmove only).
+    pub game_time: Option<Duration>,
+    /// For a Python file to import.
+    pub import_time: Duration,
+}
+
+impl Clock {
+    /// The course's own limits: 0.5 s a move for Lab 4 of 2020, 0.3 s a game for Lab 4 of 2023,
+    /// and a second a move for the tournament server.
+    pub fn course_default(form: ProgramForm) -> Clock {
+        let (move_time, game_time) = match form {
+            ProgramForm::Argv => (Some(Duration::from_millis(500)), None),
+            ProgramForm::QuickMove => (None, Some(Duration::from_millis(300))),
+            ProgramForm::Strategy => (Some(Duration::from_secs(1)), None),
+        };
+        Clock {
+            move_time,
+            game_time,
+            import_time: Duration::from_secs(10),
+        }
+    }
+}
+
+impl std::fmt::Display for Clock {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (self.move_time, self.game_time) {
+            (Some(m), Some(g)) => write!(f, "{} s a move, {} s a game", m.as_secs_f64(), g.as_secs_f64()),
+            (Some(m), None) => write!(f, "{} s a move", m.as_secs_f64()),
+            (None, Some(g)) => write!(f, "{} s a game", g.as_secs_f64()),
+            (None, None) => f.write_str("no time limit"),
+        }
+    }
+}
+
+/// A program as a player: its form, what to run (a command line, or a Python file), and its clock.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProgramSpec {
+    pub form: ProgramForm,
+    pub target: String,
+    pub clock: Clock,
+    /// Python helpers with the file imported, waiting for their next game.
+    helpers: HelperPool,
+}
+
+/// Idle helpers: a file is imported once and plays game after game (a helper that failed is not
+/// kept). Not part of what a spec is: copies start empty and all pools compare equal.
+#[derive(Default)]
+struct HelperPool(std::sync::Mutex<Vec<Helper>>);
+
+impl HelperPool {
+    fn take(&self) -> Option<Helper> {
+        self.0.lock().ok()?.pop()
+    }
+
+    fn give_back(&self, helper: Helper) {
+        if let Ok(mut idle) = self.0.lock() {
+            idle.push(helper);
+        }
+    }
+}
+
+impl Clone for HelperPool {
+    fn clone(&self) -> HelperPool {
+        HelperPool::default()
+    }
+}
+
+impl PartialEq for HelperPool {
+    fn eq(&self, _: &HelperPool) -> bool {
+        true
+    }
+}
+
+impl Eq for HelperPool {}
+
+impl std::fmt::Debug for HelperPool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("HelperPool")
+    }
+}
+
+/// A program that cannot play at all; found before the first game.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{spec}: {why}")]
+pub struct ProgramError {
+    pub spec: String,
+    pub why: String,
+}
+
+impl ProgramSpec {
+    pub fn new(form: ProgramForm, target: &str) -> ProgramSpec {
+        ProgramSpec {
+            form,
+            target: target.to_string(),
+            clock: Clock::course_default(form),
+            helpers: HelperPool::default(),
+        }
+    }
+
+    fn error(&self, why: impl Into<String>) -> ProgramError {
+        ProgramError {
+            spec: format!("{}{}", self.form.prefix(), self.target),
+            why: why.into(),
+        }
+    }
+
+    /// The command and its arguments (for `argv`), or the Python helper's (for the others).
+    fn words(&self) -> Result<Vec<String>, ProgramError> {
+        match self.form {
+            ProgramForm::Argv => {
+                let words = shell_words::split(&self.target)
+                    .map_err(|e| self.error(format!("cannot read the command: {e}")))?;
+                if words.is_empty() {
+                    return Err(self.error("an empty command"));
+                }
+                Ok(words)
+            }
+            ProgramForm::QuickMove | ProgramForm::Strategy => {
+                let mode = if self.form == ProgramForm::QuickMove {
+                    "quickmove"
+                } else {
+                    "strategy"
+                };
+                let file = std::path::absolute(&self.target).map_err(|e| self.error(e.to_string()))?;
+                Ok(vec![
+                    "python3".to_string(),
+                    "-u".to_string(),
+                    "-c".to_string(),
+                    HELPER.to_string(),
+                    mode.to_string(),
+                    file.to_string_lossy().into_owned(),
+                ])
+            }
+        }
+    }
+
+    fn job(&self, extra: &[String]) -> Result<Job, ProgramError> {
+        let mut words = self.words()?.into_iter();
+        let program = words.next().unwrap_or_default();
+        Ok(Job {
+            program: program.into(),
+            args: words.chain(extra.iter().cloned()).map(OsString::from).collect(),
+            dir: std::env::current_dir().map_err(|e| self.error(format!("no working folder: {e}")))?,
+            // Python keeps printed lines in a buffer when stdout is a pipe: a program cut off at its
+            // time limit would lose the move it had already printed.
+            env: vec![("PYTHONUNBUFFERED".into(), "1".into())],
+        })
+    }
+
+    /// Checks, before any game, that the program can play: its command exists, or its file imports in
+    /// time and defines what the form needs.
+    pub fn check(&self) -> Result<(), ProgramError> {
+        match self.form {
+            ProgramForm::Argv => {
+                let words = self.words()?;
+                if !runner::is_runnable(&words[0]) {
+                    return Err(self.error(format!("no such program: {}", words[0])));
+                }
+                Ok(())
+            }
+            ProgramForm::QuickMove | ProgramForm::Strategy => {
+                if !std::path::Path::new(&self.target).is_file() {
+                    return Err(self.error("no such file"));
+                }
+                Helper::start(self)
+                    .map(|helper| self.helpers.give_back(helper))
+                    .map_err(|failed| {
+                        let mut why = failed.failure.to_string();
+                        if let Some(last) = failed.stderr_tail.last().filter(|last| !why.contains(last.as_str())) {
+                            why.push_str(&format!(" ({last})"));
+                        }
+                        self.error(why)
+                    })
+            }
+        }
+    }
+}
+
+/// A program playing one game (a new player is built for each game).
+pub struct ProgramPlayer {
+    spec: Arc<ProgramSpec>,
+    helper: Option<Helper>,
+    /// Time used in this game so far.
+    used: Duration,
+}
+
+impl ProgramPlayer {
+    pub fn new(spec: Arc<ProgramSpec>) -> ProgramPlayer {
+        ProgramPlayer {
+            spec,
+            helper: None,
+            used: Duration::ZERO,
+        }
+    }
+
+    /// The time this move may take: the move's limit, within what is left of the game's.
+    fn limit(&self) -> Result<Duration, Failure> {
+        let clock = self.spec.clock;
+        let left = clock.game_time.map(|game| game.saturating_sub(self.used));
+        if left == Some(Duration::ZERO) {
+            return Err(Failure::TimedOut);
+        }
+        Ok(match (clock.move_time, left) {
+            (Some(per_move), Some(left)) => per_move.min(left),
+            (Some(per_move), None) => per_move,
+            (None, Some(left)) => left,
+            (None, None) => Duration::from_secs(3600),
+        })
+    }
+
+    fn argv_move(&mut self, position: Position, limit: Duration) -> Result<(Option<i64>, Duration), Failed> {
+        let board = lab_board::format(position).to_ascii_lowercase();
+        let token = position.to_move.lab_char().to_string();
+        let job = self
+            .spec
+            .job(&[board, token])
+            .map_err(|e| Failed::from(Failure::Crashed(e.why)))?;
+        let limits = Limits {
+            time: limit,
+            stdout: 64 << 10,
+            stderr: 16 << 10,
+        };
+        let run = runner::run(&job, &limits);
+        let failed = |failure| Failed {
+            failure,
+            stderr_tail: run.stderr_tail(5),
+        };
+        // The course's rule: the last integer printed before the program ends or is cut off.
+        let last = last_integer(&String::from_utf8_lossy(&run.stdout));
+        match (&run.ending, last) {
+            (Ending::Exited(0) | Ending::TimedOut | Ending::OutputLimit, Some(_)) => Ok((last, run.elapsed)),
+            (Ending::TimedOut, None) => Err(failed(Failure::TimedOut)),
+            (Ending::Exited(0) | Ending::OutputLimit, None) => Err(failed(Failure::NoMove)),
+            (ending, _) => Err(failed(Failure::Crashed(ending.describe(&limits)))),
+        }
+    }
+
+    fn helper_move(&mut self, position: Position, limit: Duration) -> Result<(Option<i64>, Duration), Failed> {
+        if self.helper.is_none() {
+            self.helper = Some(match self.spec.helpers.take() {
+                Some(helper) => helper,
+                None => Helper::start(&self.spec)?,
+            });
+        }
+        let helper = self.helper.as_mut().expect("started above");
+        let request = format!(
+            "move {} {} {:.6}",
+            lab_board::format(position).to_ascii_lowercase(),
+            position.to_move.lab_char(),
+            limit.as_secs_f64()
+        );
+        // The strategy form stops its child at the limit itself: allow for that, then the helper is
+        // stopped too. A quickMove call has the limit and nothing more.
+        let grace = match self.spec.form {
+            ProgramForm::Strategy => Duration::from_millis(500),
+            _ => Duration::ZERO,
+        };
+        let started = Instant::now();
+        let answer = if helper.session.send(&request) {
+            helper.session.receive(limit + grace)
+        } else {
+            Err(Silence::Ended)
+        };
+        let elapsed = started.elapsed();
+        let fail = |helper: &Helper, failure| Failed {
+            failure,
+            stderr_tail: helper.session.stderr_tail(5),
+        };
+        let answer = match answer {
+            Ok(answer) => answer,
+            Err(silence) => {
+                let helper = self.helper.take().expect("started above");
+                return Err(fail(
+                    &helper,
+                    match silence {
+                        Silence::TimedOut => Failure::TimedOut,
+                        Silence::Ended => Failure::Crashed("the program ended".to_string()),
+                    },
+                ));
+            }
+        };
+        if self.spec.form == ProgramForm::QuickMove && elapsed > limit {
+            return Err(fail(helper, Failure::TimedOut));
+        }
+        match answer.split_once(' ') {
+            Some(("move", number)) => match number.trim().parse::<i64>() {
+                Ok(-1) if self.spec.form == ProgramForm::Strategy => Err(fail(helper, Failure::NoMove)),
+                Ok(move_) => Ok((Some(move_), elapsed)),
+                Err(_) => Err(fail(helper, Failure::NoMove)),
+            },
+            Some(("error", message)) => Err(fail(helper, Failure::Crashed(message.to_string()))),
+            _ if answer == "none" => Err(fail(helper, Failure::NoMove)),
+            _ => Err(fail(
+                helper,
+                Failure::Crashed(format!("an answer the helper cannot give: {answer:?}")),
+            )),
+        }
+    }
+}
+
+static INTEGER: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"-?\d+").expect("valid pattern"));
+
+/// The last integer in a text; one too large for i64 reads as i64::MAX (an illegal move either way).
+fn last_integer(text: &str) -> Option<i64> {
+    INTEGER
+        .find_iter(text)
+        .last()
+        .map(|m| m.as_str().parse().unwrap_or(i64::MAX))
+}
+
+impl Strategy for ProgramPlayer {
+    fn choose(&mut self, position: Position) -> Result<Decision, Failed> {
+        let limit = self.limit()?;
+        let (number, elapsed) = match self.spec.form {
+            ProgramForm::Argv => self.argv_move(position, limit)?,
+            ProgramForm::QuickMove | ProgramForm::Strategy => self.helper_move(position, limit)?,
+        };
+        self.used += elapsed;
+        let number = number.ok_or(Failure::NoMove)?;
+        let square = u8::try_from(number)
+            .ok()
+            .and_then(Square::new)
+            .filter(|&square| position.moves().contains(square))
+            .ok_or(Failure::Illegal(number))?;
+        Ok(Decision {
+            square,
+            value: None,
+            nodes: 0,
+        })
+    }
+}
+
+impl Drop for ProgramPlayer {
+    fn drop(&mut self) {
+        if let Some(helper) = self.helper.take() {
+            self.spec.helpers.give_back(helper);
+        }
+    }
+}
+
+/// The Python helper with a student's file imported.
+struct Helper {
+    session: Session,
+}
+
+impl Helper {
+    fn start(spec: &ProgramSpec) -> Result<Helper, Failed> {
+        let job = spec.job(&[]).map_err(|e| Failed::from(Failure::Crashed(e.why)))?;
+        let session = Session::start(&job, 16 << 10).map_err(|error| {
+            Failed::from(Failure::Crashed(if error.kind() == std::io::ErrorKind::NotFound {
+                "python3 is not installed (or not in PATH)".to_string()
+            } else {
+                format!("cannot start python3: {error}")
+            }))
+        })?;
+        let failed = |session: &Session, why: String| Failed {
+            failure: Failure::Crashed(why),
+            stderr_tail: session.stderr_tail(5),
+        };
+        match session.receive(spec.clock.import_time) {
+            Ok(line) if line == "ready" => Ok(Helper { session }),
+            Ok(line) => Err(failed(
+                &session,
+                format!("import failed: {}", line.strip_prefix("error ").unwrap_or(&line)),
+            )),
+            Err(Silence::TimedOut) => Err(failed(
+                &session,
+                format!("the import took more than {} s", spec.clock.import_time.as_secs_f64()),
+            )),
+            Err(Silence::Ended) => Err(failed(&session, "python3 ended before the import was done".to_string())),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_last_integer_is_the_move() {
+        assert_eq!(last_integer("thinking 19\nbetter: 26\n"), Some(26));
+        assert_eq!(last_integer("my move is -1"), Some(-1));
+        assert_eq!(last_integer("no digits"), None);
+        assert_eq!(last_integer("99999999999999999999999"), Some(i64::MAX));
+    }
+}
