@@ -1,0 +1,264 @@
+//! Students' programs as players through the binary, in the course's three forms (argv:, quickmove:,
+//! strategy:): test players of our own that play legally, play an occupied square, print no integer,
+//! hang, crash, run out of time only sometimes, fail to import or import slowly. Each gets the course's
+//! code, a failure ends the test or forfeits the game as asked, and no process is left behind.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+/// Python: the legal moves of `board` (64 characters of .xo) for `token`.
+const LEGAL: &str = r#"
+def legal(board, token):
+    other = 'o' if token == 'x' else 'x'
+    found = []
+    for sq in range(64):
+        if board[sq] != '.':
+            continue
+        r, c = divmod(sq, 8)
+        for dr in (-1, 0, 1):
+            for dc in (-1, 0, 1):
+                rr, cc, n = r + dr, c + dc, 0
+                while (dr or dc) and 0 <= rr < 8 and 0 <= cc < 8 and board[rr * 8 + cc] == other:
+                    rr, cc, n = rr + dr, cc + dc, n + 1
+                if n and 0 <= rr < 8 and 0 <= cc < 8 and board[rr * 8 + cc] == token and sq not in found:
+                    found.append(sq)
+    return found
+"#;
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// Runs `othello lab4 PLAYER ARGS... --json`: (exit status, the report).
+fn lab4(player: &str, args: &[&str]) -> (i32, Value) {
+    let output = common::othello(["lab4", player, "--json"]).args(args).output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let report = serde_json::from_str(&stdout).unwrap_or_else(|_| {
+        panic!(
+            "no JSON from {player}: {stdout} {}",
+            String::from_utf8_lossy(&output.stderr)
+        )
+    });
+    (output.status.code().unwrap(), report)
+}
+
+/// The processes whose command line holds `marker`.
+fn processes_with(marker: &str) -> usize {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter(|entry| entry.file_name().to_string_lossy().chars().all(|c| c.is_ascii_digit()))
+        .filter_map(|entry| std::fs::read(entry.path().join("cmdline")).ok())
+        .filter(|cmdline| String::from_utf8_lossy(cmdline).contains(marker))
+        .count()
+}
+
+#[test]
+fn argv_players_get_the_course_codes() {
+    let dir = tempfile::tempdir().unwrap();
+    let othello = assert_cmd::cargo::cargo_bin("othello");
+    let legal = format!(
+        "{} best --strategy random \"$1\" \"$2\" --json | sed 's/.*\"move\":\\([0-9]*\\).*/\\1/'\n",
+        othello.display()
+    );
+    // Slow only where an odd number of squares is empty: some moves in time, then a time-out.
+    let sometimes_slow = format!("case $(printf %s \"$1\" | tr -cd . | wc -c) in *[13579]) sleep 2;; esac\n{legal}");
+    for (name, script, code) in [
+        ("occupied", "echo 'my move:'; echo 27\n".to_string(), -3),
+        ("no_integer", "echo 'I pass on this one'\n".to_string(), -4),
+        ("hang", "sleep 31.4159 &\nsleep 31.4159\n".to_string(), -2),
+        ("crash", "echo 'Traceback: boom' >&2; exit 3\n".to_string(), -5),
+        ("sometimes_slow", sometimes_slow, -2),
+    ] {
+        let path = write(dir.path(), &format!("{name}.sh"), &script);
+        let player = format!("argv:sh {}", path.display());
+        // The course's rule: the first failure ends the test.
+        let (status, report) = lab4(&player, &["--games", "3", "--move-time", "0.5"]);
+        assert_eq!(status, 1, "{name}: {report}");
+        let ended = &report["ended_by"];
+        let transcript = ended["transcript"].as_str().unwrap();
+        assert!(transcript.ends_with(&code.to_string()), "{name}: {transcript}");
+        assert_eq!(report["played"], 1, "{name}: the test stops at the failing game");
+        if name == "crash" {
+            assert!(ended["failure"].as_str().unwrap().contains("boom"), "{report}");
+        }
+        if name == "sometimes_slow" {
+            assert!(
+                transcript.len() > 4,
+                "{name} made some moves in time first: {transcript}"
+            );
+        }
+        // As an option, a failure forfeits the game and the test goes on.
+        if name == "occupied" {
+            let (status, report) = lab4(&player, &["--games", "3", "--forfeit"]);
+            assert_eq!(status, 0);
+            assert_eq!(
+                (report["played"].as_u64(), report["forfeits"].as_u64()),
+                (Some(3), Some(3))
+            );
+            assert_eq!(report["share"].as_f64(), Some(0.0));
+        }
+    }
+    assert_eq!(
+        processes_with("31.4159"),
+        0,
+        "the hanging player's group was killed whole"
+    );
+
+    let path = write(dir.path(), "legal.sh", &legal);
+    let (status, report) = lab4(
+        &format!("argv:sh {}", path.display()),
+        &["--games", "4", "--worst", "4"],
+    );
+    assert_eq!(status, 0, "{report}");
+    assert_eq!(report["played"], 4);
+    assert_eq!(report["worst"].as_array().unwrap().len(), 4);
+    assert_eq!(report["reproducible"], false, "a program is not ours to reproduce");
+}
+
+#[test]
+fn quickmove_players_are_imported_once_and_timed() {
+    let dir = tempfile::tempdir().unwrap();
+    let first_legal = format!("{LEGAL}\ndef quickMove(brd, tkn):\n    return legal(brd, tkn)[0]\n");
+    let players = [
+        (
+            "legal",
+            format!("{first_legal}\nif __name__ == '__main__':\n    raise SystemExit('main must not run')\n"),
+            0,
+        ),
+        (
+            "chatty",
+            format!("print('hello from the import')\n{first_legal}\ndef noisy():\n    print('noise')\n"),
+            0,
+        ),
+        (
+            "occupied",
+            "def quickMove(brd, tkn):\n    return brd.index('x')\n".to_string(),
+            -3,
+        ),
+        ("none", "def quickMove(brd, tkn):\n    return None\n".to_string(), -4),
+        (
+            "raises",
+            "def quickMove(brd, tkn):\n    raise KeyError('oops')\n".to_string(),
+            -5,
+        ),
+        (
+            "sometimes_slow",
+            format!(
+                "import time\n{LEGAL}\ndef quickMove(brd, tkn):\n    if brd.count('.') < 50:\n        time.sleep(0.2)\n    return legal(brd, tkn)[0]\n"
+            ),
+            -2,
+        ),
+    ];
+    for (name, program, code) in players {
+        let path = write(dir.path(), &format!("{name}.py"), &program);
+        let (status, report) = lab4(&format!("quickmove:{}", path.display()), &["--games", "20"]);
+        if code == 0 {
+            assert_eq!(status, 0, "{name}: {report}");
+            assert_eq!(report["played"], 20);
+            assert!(report["share"].as_f64().unwrap() > 0.2, "{name}: {report}");
+        } else {
+            assert_eq!(status, 1, "{name}: {report}");
+            let transcript = report["ended_by"]["transcript"].as_str().unwrap();
+            assert!(transcript.ends_with(&code.to_string()), "{name}: {transcript}");
+        }
+    }
+    // A file that does not import, or imports too slowly, is refused before any game.
+    let broken = write(dir.path(), "broken.py", "import no_such_module_here\n");
+    common::othello(["lab4", &format!("quickmove:{}", broken.display())])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicates::str::contains("no_such_module_here"));
+    let slow = write(
+        dir.path(),
+        "slow.py",
+        "import time\ntime.sleep(30)\ndef quickMove(b, t):\n    return 19\n",
+    );
+    common::othello(["lab4", &format!("quickmove:{}", slow.display()), "--import-time", "0.5"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("the import took more than 0.5 s"));
+    let missing = dir.path().join("missing.py");
+    common::othello(["lab4", &format!("quickmove:{}", missing.display())])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("no such file"));
+}
+
+#[test]
+fn a_hundred_quickmove_games_are_quick_and_their_log_replays() {
+    let dir = tempfile::tempdir().unwrap();
+    let player = write(
+        dir.path(),
+        "player.py",
+        &format!("{LEGAL}\ndef quickMove(brd, tkn):\n    return legal(brd, tkn)[-1]\n"),
+    );
+    let log = dir.path().join("games.jsonl");
+    let (status, report) = lab4(
+        &format!("quickmove:{}", player.display()),
+        &["--log", log.to_str().unwrap(), "--worst", "3"],
+    );
+    assert_eq!(status, 0, "{report}");
+    assert_eq!(report["played"], 100);
+    let worst = report["worst"].as_array().unwrap();
+    assert_eq!(worst.len(), 3);
+    assert!(worst[0]["share"].as_f64() <= worst[2]["share"].as_f64());
+    common::othello(["replay", log.to_str().unwrap()]).assert().success();
+    // Each worst game's condensed transcript replays in the lab mode to the tokens it reports.
+    for game in worst {
+        let output = common::othello([game["transcript"].as_str().unwrap()])
+            .output()
+            .unwrap();
+        let last = String::from_utf8_lossy(&output.stdout)
+            .lines()
+            .filter(|l| l.contains('/'))
+            .last()
+            .unwrap()
+            .to_string();
+        let counts = last.split_whitespace().last().unwrap();
+        let (x, o) = counts.split_once('/').unwrap();
+        let (tokens, theirs) = if game["color"] == "black" { (x, o) } else { (o, x) };
+        assert_eq!(
+            (tokens, theirs),
+            (
+                game["tokens"].to_string().as_str(),
+                game["opponent_tokens"].to_string().as_str()
+            )
+        );
+    }
+}
+
+#[test]
+fn strategy_players_run_as_the_tournament_server_runs_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = format!(
+        "import time\n{LEGAL}\nclass Strategy:\n    def best_strategy(self, board, player, best_move, still_running, time_limit):\n        for move in legal(board, player):\n            best_move.value = move\n        while still_running.value:\n            time.sleep(0.001)\n"
+    );
+    let silent =
+        "class Strategy:\n    def best_strategy(self, board, player, best_move, still_running):\n        pass\n";
+    let wild = "class Strategy:\n    def best_strategy(self, board, player, best_move, still_running):\n        best_move.value = 99\n";
+    for (name, program, code) in [("good", good.as_str(), 0), ("silent", silent, -4), ("wild", wild, -3)] {
+        let path = write(dir.path(), &format!("{name}.py"), program);
+        let (status, report) = lab4(
+            &format!("strategy:{}", path.display()),
+            &["--games", "2", "--move-time", "0.05"],
+        );
+        if code == 0 {
+            assert_eq!((status, report["played"].as_u64()), (0, Some(2)), "{report}");
+        } else {
+            assert_eq!(status, 1, "{name}: {report}");
+            assert!(
+                report["ended_by"]["transcript"]
+                    .as_str()
+                    .unwrap()
+                    .ends_with(&code.to_string())
+            );
+        }
+    }
+}
