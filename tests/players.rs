@@ -217,8 +217,7 @@ fn a_hundred_quickmove_games_are_quick_and_their_log_replays() {
             .unwrap();
         let last = String::from_utf8_lossy(&output.stdout)
             .lines()
-            .filter(|l| l.contains('/'))
-            .last()
+            .rfind(|l| l.contains('/'))
             .unwrap()
             .to_string();
         let counts = last.split_whitespace().last().unwrap();
