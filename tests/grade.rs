@@ -349,3 +349,67 @@ fn condensed_and_othello_1_cases_pass_against_the_reference() {
         );
     }
 }
+
+#[test]
+fn lab5_cases_are_marked_as_the_course_marks_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = dir.path().join("cases");
+    common::othello(["cases", "--lab5", "--count", "30", cases.to_str().unwrap()])
+        .assert()
+        .success();
+    let othello = assert_cmd::cargo::cargo_bin("othello").display().to_string();
+    let students = dir.path().join("students");
+    std::fs::create_dir(&students).unwrap();
+    // Each runs the lab mode's own --lab5 answer and changes one thing.
+    for (name, change) in [
+        ("honest", ""),
+        ("wrong_score", " | sed -E 's/Min score: -?[0-9]+/Min score: 99/'"),
+        // Only the first move of the line: a legal sequence that does not reach the end.
+        ("short_line", " | sed -E 's/\\[.*, (-?[0-9]+)\\]/[\\1]/'"),
+        // A one-ply greedy move printed last (so it is the move), whatever it is worth.
+        ("greedy_move", " ; echo; echo \"my move: $(greedy \"$1\" \"$2\")\""),
+    ] {
+        let script = format!(
+            "greedy() {{ {othello} best --depth 1 --eval discs \"$1\" \"$2\" --json | sed 's/.*\"move\":\\([0-9]*\\).*/\\1/'; }}\n{othello} \"$@\" --lab5{change}\n"
+        );
+        std::fs::write(students.join(format!("{name}.sh")), script).unwrap();
+    }
+    let output = common::othello([
+        "grade",
+        cases.to_str().unwrap(),
+        "--class",
+        students.to_str().unwrap(),
+        "--run",
+        "sh {}",
+        "--judge",
+        "lab5",
+        "--json",
+        "-",
+    ])
+    .output()
+    .unwrap();
+    let objects = json_lines(&String::from_utf8_lossy(&output.stdout));
+    let marks = |name: &str| -> Vec<f64> {
+        objects
+            .iter()
+            .filter(|o| o["type"] == "case" && o["program"] == name)
+            .map(|o| o["marks"].as_f64().unwrap())
+            .collect()
+    };
+    assert_eq!(marks("honest"), vec![1.0; 30]);
+    assert_eq!(marks("wrong_score"), vec![0.75; 30], "the score's .25 only");
+    let short = marks("short_line");
+    assert!(short.iter().all(|&m| m == 0.75 || m == 1.0), "{short:?}");
+    assert!(
+        short.iter().filter(|&&m| m == 0.75).count() >= 20,
+        "most lines are longer than one move: {short:?}"
+    );
+    let greedy = marks("greedy_move");
+    assert!(greedy.iter().all(|&m| m == 0.5 || m == 1.0), "{greedy:?}");
+    assert!(greedy.contains(&0.5), "some greedy moves are not optimal: {greedy:?}");
+    let summary = objects
+        .iter()
+        .find(|o| o["type"] == "summary" && o["program"] == "honest")
+        .unwrap();
+    assert_eq!(summary["marks"], 30.0);
+}

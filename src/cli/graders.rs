@@ -49,6 +49,11 @@ pub fn run_diff(args: DiffArgs) -> Result<()> {
     let expected = read_input(&args.expected, &mut stdin_taken)?;
     let actual = read_input(&args.actual, &mut stdin_taken)?;
     let judge = if args.tolerant { Judge::Tolerant } else { args.judge };
+    if judge == Judge::Lab5 {
+        bail!(
+            "bad argument \"lab5\": the lab5 judge marks an output against its case's position; use othello grade --judge lab5"
+        );
+    }
     let differences = judge.compare(&expected, &actual);
     if differences.is_empty() {
         return Ok(());
@@ -93,6 +98,10 @@ pub struct CasesArgs {
     /// The moves as one condensed transcript (4445_9-157: two characters a move, -1 a pass)
     #[arg(long, conflicts_with = "lab1")]
     condensed: bool,
+    /// Lab 5 cases: a board with 1 to 10 empty squares (ten of each count in a hundred) and the token
+    /// to play; grade them with --judge lab5
+    #[arg(long, conflicts_with_all = ["lab1", "varied", "condensed"])]
+    lab5: bool,
     /// Replace the cases already in DIR (the old set is removed)
     #[arg(long)]
     replace: bool,
@@ -109,7 +118,9 @@ pub fn run_cases(args: CasesArgs) -> Result<()> {
         );
     }
     let options = Options {
-        form: if args.lab1 {
+        form: if args.lab5 {
+            Form::Lab5
+        } else if args.lab1 {
             Form::Lab1
         } else if args.varied {
             Form::Varied
@@ -140,13 +151,17 @@ pub fn run_cases(args: CasesArgs) -> Result<()> {
             .with_context(|| format!("cannot write the cases in {}", parent.display()))?;
     }
     replace_folder(staging, &args.dir)?;
-    let run = if args.lab1 { "othello --lab1" } else { "othello" };
+    let (judge, run) = match (args.lab1, args.lab5) {
+        (true, _) => ("", "othello --lab1"),
+        (_, true) => (" --judge lab5", "othello --lab5"),
+        _ => ("", "othello"),
+    };
     write_stdout(&format!(
-        "wrote {} cases to {} (seed {}); grade a program with: othello grade {} -- COMMAND (the reference: {run})\n",
+        "wrote {} cases to {} (seed {}); grade a program with: othello grade {}{judge} -- COMMAND (the reference: {run})\n",
         args.count,
         args.dir.display(),
         args.seed,
-        args.dir.display()
+        args.dir.display(),
     ))
 }
 

@@ -21,6 +21,9 @@ pub enum Form {
     Varied,
     /// Othello 1: a board and a token only; the expected output is the `--lab1` snapshot.
     Lab1,
+    /// Lab 5: a board with 1 to 10 empty squares (ten of each count in a hundred) and the token to
+    /// play; the expected output is the lab mode's with `--lab5`.
+    Lab5,
 }
 
 /// How to generate a set.
@@ -79,18 +82,46 @@ struct Plan {
 /// Case `index` of the set seeded with `seed`.
 pub fn generate(seed: u64, index: u64, options: Options) -> Case {
     let mut rng = SeededRng::for_item(seed, index);
+    if options.form == Form::Lab5 {
+        return lab5_case(&mut rng, 1 + (index % 10) as u32);
+    }
     let plan = match KINDS.get(index as usize) {
         Some(&kind) => planned(&mut rng, kind, options.form),
         None => random_plan(&mut rng, options),
     };
     let args = match options.form {
         Form::Lab1 => lab1_args(&mut rng, &plan),
-        Form::Handout | Form::Varied => args(&mut rng, &plan, options),
+        Form::Handout | Form::Varied | Form::Lab5 => args(&mut rng, &plan, options),
     };
     let mut request = LabRequest::parse(&args).expect("generated arguments are valid");
     request.lab1 = options.form == Form::Lab1;
     let mut stdout = String::new();
     run(&request, &mut stdout).expect("generated moves are legal");
+    Case { args, stdout }
+}
+
+/// A Lab 5 case: a position from a random game with `holes` empty squares, where the side to move
+/// (given as the token) has a move.
+fn lab5_case(rng: &mut SeededRng, holes: u32) -> Case {
+    let position = loop {
+        let game = random_game(rng);
+        let found = game
+            .plies
+            .iter()
+            .map(|&(position, _)| position)
+            .find(|position| position.board.empty_count() == holes);
+        if let Some(position) = found {
+            break position;
+        }
+    };
+    let args = vec![
+        lab_board::format(position).to_ascii_lowercase(),
+        position.to_move.lab_char().to_string(),
+    ];
+    let mut request = LabRequest::parse(&args).expect("generated arguments are valid");
+    request.lab5 = true;
+    let mut stdout = String::new();
+    run(&request, &mut stdout).expect("no move is played");
     Case { args, stdout }
 }
 

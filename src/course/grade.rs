@@ -12,6 +12,8 @@ use std::time::Duration;
 use regex::Regex;
 
 use super::judge::{Difference, Judge};
+use super::lab::LabRequest;
+use super::lab5;
 use crate::runner::{self, Ending, Job, Limits, Run};
 
 /// One test case: NAME.args (one argument per line), NAME.out (stdout byte for byte), NAME.status (the
@@ -148,6 +150,8 @@ pub struct Judgement {
     /// The first differences (at most the limit given), and how many there were in all.
     pub differences: Vec<Difference>,
     pub total_differences: usize,
+    /// Lab 5's marks for the case, out of 1 (the lab5 judge only).
+    pub marks: Option<f64>,
 }
 
 /// One program on one case, judged.
@@ -189,6 +193,7 @@ pub fn judge_run(case: &Case, run: &Run, judge: Judge, settings: &Settings) -> J
         verdict,
         differences: Vec::new(),
         total_differences: 0,
+        marks: (judge == Judge::Lab5).then_some(0.0),
     };
     let code = match run.ending {
         Ending::TimedOut => return verdict_alone(Verdict::Timeout),
@@ -198,7 +203,28 @@ pub fn judge_run(case: &Case, run: &Run, judge: Judge, settings: &Settings) -> J
         Ending::OutputLimit => None,
     };
     let actual = String::from_utf8_lossy(&run.stdout);
-    let mut differences = judge.compare(&case.stdout, &actual);
+    let mut marks = None;
+    let mut differences = if judge == Judge::Lab5 {
+        let position = LabRequest::parse(&case.args)
+            .map(|request| super::lab::start_position(&request).after_forced_pass())
+            .ok()
+            .filter(|position| !position.moves().is_empty());
+        match position {
+            Some(position) => {
+                let marked = lab5::mark(position, &actual);
+                marks = Some(marked.total);
+                marked.lost
+            }
+            None => vec![Difference {
+                place: "the case".to_string(),
+                expected: "a position whose side to move has a move".to_string(),
+                actual: super::report::args_line(&case.args),
+                boards: None,
+            }],
+        }
+    } else {
+        judge.compare(&case.stdout, &actual)
+    };
     let mut note = |place: &str, expected: String, actual: String| {
         differences.push(Difference {
             place: place.to_string(),
@@ -213,6 +239,7 @@ pub fn judge_run(case: &Case, run: &Run, judge: Judge, settings: &Settings) -> J
             "a transcript".to_string(),
             format!("more than {} bytes: the program was stopped", settings.limits.stdout),
         ),
+        Some(_) if judge == Judge::Lab5 => {}
         Some(code) if judge == Judge::Strict && code != case.status => {
             note("the exit status", case.status.to_string(), code.to_string());
         }
@@ -246,6 +273,7 @@ pub fn judge_run(case: &Case, run: &Run, judge: Judge, settings: &Settings) -> J
         },
         differences,
         total_differences,
+        marks,
     }
 }
 
@@ -361,6 +389,8 @@ pub struct Summary {
     pub seconds: f64,
     /// The slowest case and its time.
     pub slowest: Option<(usize, f64)>,
+    /// Lab 5's marks over all cases.
+    pub marks: f64,
 }
 
 impl Summary {
@@ -368,6 +398,7 @@ impl Summary {
         self.cases += 1;
         for judgement in &outcome.judgements {
             *self.passed.entry(judgement.judge).or_default() += usize::from(judgement.verdict == Verdict::Pass);
+            self.marks += judgement.marks.unwrap_or(0.0);
         }
         match outcome.verdict() {
             Verdict::Pass => {}

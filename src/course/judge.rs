@@ -24,9 +24,13 @@ pub enum Judge {
     Tolerant,
     /// Only what the course's Lab A grader reads: the last 2D board and the last list of possible moves.
     Course,
+    /// Lab 5's marks: an optimal move, the exact score, an optimal sequence (course/lab5.rs); it reads
+    /// the case's position rather than the expected output.
+    Lab5,
 }
 
 impl Judge {
+    /// The judges that compare a transcript with the expected one.
     pub const ALL: [Judge; 3] = [Judge::Strict, Judge::Tolerant, Judge::Course];
 
     pub fn name(self) -> &'static str {
@@ -34,15 +38,23 @@ impl Judge {
             Judge::Strict => "strict",
             Judge::Tolerant => "tolerant",
             Judge::Course => "course",
+            Judge::Lab5 => "lab5",
         }
     }
 
-    /// Every difference between the reference and the transcript to judge.
+    /// Every difference between the reference and the transcript to judge (the lab5 judge reads a
+    /// position, not a reference: see `course::lab5::mark`).
     pub fn compare(self, expected: &str, actual: &str) -> Vec<Difference> {
         match self {
             Judge::Strict => strict(expected, actual),
             Judge::Tolerant => tolerant(expected, actual),
             Judge::Course => course(expected, actual),
+            Judge::Lab5 => vec![Difference {
+                place: "the lab5 judge".to_string(),
+                expected: "a position to mark the output against (othello grade reads it from the case)".to_string(),
+                actual: "only a transcript".to_string(),
+                boards: None,
+            }],
         }
     }
 }
@@ -55,7 +67,7 @@ impl fmt::Display for Judge {
 
 /// A judge name nobody knows.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown judge {0:?}: expected strict, tolerant or course")]
+#[error("unknown judge {0:?}: expected strict, tolerant, course or lab5")]
 pub struct UnknownJudge(pub String);
 
 impl FromStr for Judge {
@@ -64,6 +76,7 @@ impl FromStr for Judge {
     fn from_str(text: &str) -> Result<Judge, UnknownJudge> {
         Judge::ALL
             .into_iter()
+            .chain([Judge::Lab5])
             .find(|judge| judge.name() == text)
             .ok_or_else(|| UnknownJudge(text.to_string()))
     }

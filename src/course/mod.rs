@@ -5,6 +5,7 @@ pub mod cases;
 pub mod grade;
 pub mod judge;
 pub mod lab;
+pub mod lab5;
 pub mod moderator;
 pub mod players;
 pub mod report;

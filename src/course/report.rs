@@ -96,8 +96,13 @@ pub fn summary_text(summary: &Summary, judges: &[Judge]) -> String {
             )
         })
         .collect();
+    let marks = if judges.contains(&Judge::Lab5) {
+        format!("; Lab 5 marks {}/{}", summary.marks, summary.cases)
+    } else {
+        String::new()
+    };
     format!(
-        "{}; {} failed, {} time-out{}, {} crash{}; {:.2} s",
+        "{}{marks}; {} failed, {} time-out{}, {} crash{}; {:.2} s",
         passed.join(", "),
         summary.failed,
         summary.timeouts,
@@ -115,12 +120,19 @@ pub fn class_table(programs: &[Program], summaries: &[Summary], judges: &[Judge]
     for judge in judges {
         let _ = write!(out, "  {:>9}", judge.name());
     }
+    let lab5 = judges.contains(&Judge::Lab5);
+    if lab5 {
+        out.push_str("    marks");
+    }
     out.push_str("  failed  timeouts  crashes  seconds\n");
     for (program, summary) in programs.iter().zip(summaries) {
         let _ = write!(out, "{:<width$}", program.name);
         for judge in judges {
             let passed = format!("{}/{}", summary.passed.get(judge).copied().unwrap_or(0), summary.cases);
             let _ = write!(out, "  {passed:>9}");
+        }
+        if lab5 {
+            let _ = write!(out, "  {:>7}", summary.marks);
         }
         let _ = writeln!(
             out,
@@ -160,6 +172,7 @@ pub fn outcome_json(outcome: &Outcome, case: &Case, program: &Program, limits: &
                 "verdict": judgement.verdict.name(),
                 "differences": differences,
                 "total_differences": judgement.total_differences,
+                "marks": judgement.marks,
                 "seconds": outcome.seconds,
                 "ending": outcome.ending.describe(limits),
                 "exit_status": exit_status,
@@ -186,6 +199,7 @@ pub fn summary_json(program: &Program, summary: &Summary, judges: &[Judge]) -> V
         "timeouts": summary.timeouts,
         "crashes": summary.crashes,
         "seconds": summary.seconds,
+        "marks": judges.contains(&Judge::Lab5).then_some(summary.marks),
     })
 }
 
@@ -203,11 +217,17 @@ pub fn csv(programs: &[Program], summaries: &[Summary], judges: &[Judge]) -> Str
     for judge in judges {
         let _ = write!(out, ",{judge}_passed");
     }
+    if judges.contains(&Judge::Lab5) {
+        out.push_str(",lab5_marks");
+    }
     out.push_str(",failed,timeouts,crashes,seconds\n");
     for (program, summary) in programs.iter().zip(summaries) {
         let _ = write!(out, "{},{}", csv_field(&program.name), summary.cases);
         for judge in judges {
             let _ = write!(out, ",{}", summary.passed.get(judge).copied().unwrap_or(0));
+        }
+        if judges.contains(&Judge::Lab5) {
+            let _ = write!(out, ",{}", summary.marks);
         }
         let _ = writeln!(
             out,
@@ -309,6 +329,10 @@ pub fn html(title: &str, pages: &[ProgramPage], cases: &[Case], judges: &[Judge]
     for judge in judges {
         let _ = write!(out, "<th>{judge}</th>");
     }
+    let lab5 = judges.contains(&Judge::Lab5);
+    if lab5 {
+        out.push_str("<th>Lab 5 marks</th>");
+    }
     out.push_str("<th>failed</th><th>time-outs</th><th>crashes</th><th>seconds</th></tr>\n");
     for (index, page) in pages.iter().enumerate() {
         let summary = page.summary;
@@ -321,6 +345,9 @@ pub fn html(title: &str, pages: &[ProgramPage], cases: &[Case], judges: &[Judge]
             let passed = summary.passed.get(judge).copied().unwrap_or(0);
             let class = if passed == summary.cases { "ok" } else { "bad" };
             let _ = write!(out, "<td class=\"{class}\">{passed}/{}</td>", summary.cases);
+        }
+        if lab5 {
+            let _ = write!(out, "<td>{}/{}</td>", summary.marks, summary.cases);
         }
         let _ = writeln!(
             out,

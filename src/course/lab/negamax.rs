@@ -15,10 +15,15 @@ fn to_the_end(board: Board) -> SearchResult {
     alphabeta(board, 2 * board.empty_count() + 1, Scoring::lookahead(Eval::Discs))
 }
 
+/// The exact value of `board` for its side to move.
+pub fn value(board: Board) -> i32 {
+    to_the_end(board).value
+}
+
 /// The exact value of `board` for its side to move and an optimal line in play order (`None` for a
 /// pass); among equal moves the smallest index is taken, so the line is reproducible.
 pub fn solve(board: Board) -> (i32, Vec<Option<Square>>) {
-    let score = to_the_end(board).value;
+    let score = value(board);
     let mut line = Vec::new();
     let mut current = board;
     while !current.is_game_over() {
