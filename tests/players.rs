@@ -261,3 +261,88 @@ fn strategy_players_run_as_the_tournament_server_runs_them() {
         }
     }
 }
+
+#[test]
+fn a_round_robin_of_programs_and_strategies_prints_standings() {
+    let dir = tempfile::tempdir().unwrap();
+    let quick = write(
+        dir.path(),
+        "quick.py",
+        &format!("{LEGAL}\ndef quickMove(brd, tkn):\n    return legal(brd, tkn)[0]\n"),
+    );
+    let strategy = write(
+        dir.path(),
+        "strat.py",
+        &format!(
+            "{LEGAL}\nclass Strategy:\n    def best_strategy(self, board, player, best_move, still_running):\n        best_move.value = legal(board, player)[-1]\n"
+        ),
+    );
+    let log = dir.path().join("games.jsonl");
+    let output = common::othello([
+        "tournament",
+        &format!("quickmove:{}", quick.display()),
+        &format!("strategy:{}", strategy.display()),
+        "alphabeta:3:weights",
+        "random",
+        "--openings",
+        "2",
+        "--move-time",
+        "0.2",
+        "--json",
+        "--log",
+        log.to_str().unwrap(),
+    ])
+    .output()
+    .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["games"], 12, "six pairs, both colours");
+    let standings = report["standings"].as_array().unwrap();
+    assert_eq!(standings.len(), 4);
+    let points: f64 = standings.iter().map(|s| s["points"].as_f64().unwrap()).sum();
+    assert_eq!(points, 12.0);
+    assert!(
+        standings
+            .windows(2)
+            .all(|w| w[0]["points"].as_f64() >= w[1]["points"].as_f64())
+    );
+    assert!(standings.iter().all(|s| s["games"] == 6 && s["forfeits"] == 0));
+    assert_eq!(report["reproducible"], false);
+    common::othello(["replay", log.to_str().unwrap()]).assert().success();
+    // Built-in strategies alone: the same standings on one thread as on three.
+    let table = |threads: &str| {
+        common::othello([
+            "tournament",
+            "random",
+            "greedy",
+            "alphabeta:2",
+            "--rounds",
+            "2",
+            "--openings",
+            "3",
+        ])
+        .args(["--threads", threads])
+        .output()
+        .unwrap()
+        .stdout
+    };
+    let one = table("1");
+    assert_eq!(one, table("3"));
+    assert!(!String::from_utf8_lossy(&one).contains("may not give the same games"));
+}
+
+#[test]
+fn condensed_transcripts_replay_with_their_codes() {
+    common::othello(["replay", "4445_9-157"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("entry 3"));
+    common::othello(["replay", "193441-3"])
+        .assert()
+        .success()
+        .stdout("x 5, o 2, o failed with code -3; 3 moves and 0 passes, all legal\n");
+    common::othello(["replay", "19-1"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("passes"));
+}

@@ -10,6 +10,7 @@ mod perft;
 mod play;
 mod replay;
 mod solve;
+mod tournament;
 
 use std::ffi::OsString;
 use std::io::{self, Write};
@@ -88,11 +89,25 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Count the move sequences DEPTH plies ahead (a forced pass is a ply)
     Perft(perft::PerftArgs),
+    /// A round robin or Swiss tournament of strategies and students' programs
+    Tournament(tournament::TournamentArgs),
 }
 
 /// Words that select a subcommand rather than the lab mode (none of them is a lab argument).
 const SUBCOMMANDS: &[&str] = &[
-    "best", "cases", "diff", "fullgame", "grade", "lab4", "match", "perft", "play", "replay", "solve", "help",
+    "best",
+    "cases",
+    "diff",
+    "fullgame",
+    "grade",
+    "lab4",
+    "match",
+    "perft",
+    "play",
+    "replay",
+    "solve",
+    "tournament",
+    "help",
 ];
 
 /// Runs the program on its arguments (without the program name), writing to stdout.
@@ -128,6 +143,7 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
         Command::Play(args) => play::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Solve(args) => solve::run(args),
+        Command::Tournament(args) => tournament::run(args),
     }
 }
 

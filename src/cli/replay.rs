@@ -1,19 +1,24 @@
-//! `othello replay FILE`: checks a game log (one JSON object) or a match log (JSON Lines) against the
-//! rules and prints where each game ended.
+//! `othello replay FILE`: checks a game log (one JSON object), a match log (JSON Lines) or condensed
+//! transcripts (one a line, or one given in place of the file) against the rules and prints where each
+//! game ended.
 
 use std::path::PathBuf;
 
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
 
 use super::{display, write_stdout};
 use crate::bitboard::Bitboard;
-use crate::game::Game;
+use crate::game::{Game, Status};
 use crate::log::GameLog;
+use crate::notation::condensed::{self, Entry};
+use crate::position::Position;
 
 #[derive(Args, Debug)]
 pub struct ReplayArgs {
-    /// A log written by `othello play --log` or `othello match --log`
+    /// A log written by `othello play --log`, `match --log`, `lab4 --log` or `tournament --log`; a
+    /// file of condensed transcripts (one game a line, from the start position); or one condensed
+    /// transcript itself, such as 4445_9-157
     file: PathBuf,
 }
 
@@ -26,7 +31,21 @@ struct Replayed {
 
 pub fn run(args: ReplayArgs) -> Result<()> {
     let path = &args.file;
+    let word = path.to_string_lossy();
+    if !path.exists() && condensed::has_shape(&word) {
+        return write_stdout(&replay_condensed(&word)?);
+    }
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let lines: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    if !lines.is_empty() && lines.iter().all(|line| condensed::has_shape(line)) {
+        let mut out = String::new();
+        for (number, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+            let summary = replay_condensed(line.trim())
+                .with_context(|| format!("bad transcript {}, line {}", path.display(), number + 1))?;
+            out += &format!("line {}: {summary}", number + 1);
+        }
+        return write_stdout(&out);
+    }
     let games = read_games(&text).with_context(|| format!("bad log {}", path.display()))?;
     let mut out = String::new();
     if let [single] = games.as_slice() {
@@ -85,4 +104,58 @@ fn summary(replayed: &Replayed) -> String {
         "{} (black) vs {} (white): black {black}, white {white}, {verdict}; {moves} moves and {passes} passes, all legal\n",
         log.black, log.white,
     )
+}
+
+/// Replays a condensed transcript from the start position: every move legal, `-1` only where a pass
+/// is forced (a forced pass may also go unwritten), a failure code only at the end.
+fn replay_condensed(text: &str) -> Result<String> {
+    let entries = condensed::parse(text).map_err(|e| anyhow!("bad argument {text:?}: {e}"))?;
+    let mut game = Game::new(Position::START);
+    let mut ended_by = None;
+    for (k, entry) in entries.iter().enumerate() {
+        let step = k + 1;
+        if ended_by.is_some() {
+            bail!("bad transcript {text:?}: entry {step} comes after a failure code");
+        }
+        if matches!(entry, Entry::Move(_)) && matches!(game.status(), Status::MustPass(_)) {
+            game.pass().expect("the pass is forced");
+        }
+        let side = game.position().to_move;
+        match *entry {
+            Entry::Move(square) => {
+                game.play(square, None).map_err(|why| {
+                    anyhow!(
+                        "bad transcript {text:?}: entry {step}, {square} ({}), is illegal for {}: {why}",
+                        square.index(),
+                        side.lab_char()
+                    )
+                })?;
+            }
+            Entry::Pass => {
+                game.pass().map_err(|_| {
+                    anyhow!(
+                        "bad transcript {text:?}: entry {step} passes, but {} has a move or the game is over",
+                        side.lab_char()
+                    )
+                })?;
+            }
+            Entry::Code(code) => ended_by = Some((side, code)),
+        }
+    }
+    let (x, o) = game.position().counts();
+    let moves = game.moves().count();
+    let passes = game.turns().len() - moves;
+    let end = match ended_by {
+        Some((side, code)) => format!("{} failed with code -{code}", side.lab_char()),
+        None if game.is_over() => match game.position().leader() {
+            Some(color) => format!("{} wins", color.lab_char()),
+            None => "a draw".to_string(),
+        },
+        None => "unfinished".to_string(),
+    };
+    Ok(format!(
+        "x {x}, o {o}, {end}; {moves} move{} and {passes} pass{}, all legal\n",
+        if moves == 1 { "" } else { "s" },
+        if passes == 1 { "" } else { "es" }
+    ))
 }

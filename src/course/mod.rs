@@ -9,4 +9,5 @@ pub mod lab5;
 pub mod moderator;
 pub mod players;
 pub mod report;
+pub mod tournament;
 pub mod transcript;

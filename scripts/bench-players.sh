@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# What the moderator costs per move beyond the player's own work: 100 Lab 4 games against random of
+# (a) an argv player, a shell script that asks othello for a random legal move, whose own cost per
+#     move is measured alone first, and (b) a quickmove Python player that answers at once.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cargo build --quiet --release --manifest-path "$root/Cargo.toml"
+othello="$root/target/release/othello"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cat > "$work/player.sh" <<SH
+$othello best --strategy random "\$1" "\$2" --json | sed 's/.*"move":\([0-9]*\).*/\1/'
+SH
+python3 - "$work/quick.py" <<'PY'
+import sys
+open(sys.argv[1], "w").write('''
+def quickMove(board, token):
+    other = "o" if token == "x" else "x"
+    for sq in range(64):
+        if board[sq] != ".":
+            continue
+        r, c = divmod(sq, 8)
+        for dr in (-1, 0, 1):
+            for dc in (-1, 0, 1):
+                rr, cc, n = r + dr, c + dc, 0
+                while (dr or dc) and 0 <= rr < 8 and 0 <= cc < 8 and board[rr * 8 + cc] == other:
+                    rr, cc, n = rr + dr, cc + dc, n + 1
+                if n and 0 <= rr < 8 and 0 <= cc < 8 and board[rr * 8 + cc] == token:
+                    return sq
+''')
+PY
+board=...........................ox......xo...........................
+python3 - "$work/player.sh" "$board" <<'PY'
+import subprocess, sys, time
+start = time.perf_counter()
+for _ in range(200):
+    subprocess.run(["sh", sys.argv[1], sys.argv[2], "x"], stdout=subprocess.DEVNULL, check=True)
+print("the argv player alone, 200 runs: %.2f ms a move" % ((time.perf_counter() - start) * 1e3 / 200))
+PY
+for player in "argv:sh $work/player.sh" "quickmove:$work/quick.py"; do
+  "$othello" lab4 "$player" --games 100 --json 2>/dev/null | python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+print("%s: 100 games in %.2f s, %d moves of the player, %.2f ms a move as the moderator sees it" % (
+    sys.argv[1].split(":")[0], r["seconds"], r["player_moves"], 1e3 * r["player_seconds"] / r["player_moves"]))
+' "$player"
+done

@@ -1,0 +1,174 @@
+//! `othello tournament PLAYER...`: round robin or Swiss between built-in strategies and programs, with
+//! standings for people, JSON, CSV and a replayable log.
+
+use std::path::PathBuf;
+
+use anyhow::{Result, bail};
+use clap::Args;
+use serde_json::json;
+
+use super::{ClockArgs, Destination, write_stdout};
+use crate::course::tournament::{self, Format, Standing, TournamentConfig};
+use crate::strategy::StrategySpec;
+
+#[derive(Args, Debug)]
+pub struct TournamentArgs {
+    /// Two players or more: built-in strategies, argv:COMMAND, quickmove:FILE.py, strategy:FILE.py
+    #[arg(required = true, num_args = 2..)]
+    players: Vec<StrategySpec>,
+    /// Rounds of the round robin (every pair meets once a round, with both colours)
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    rounds: u32,
+    /// A Swiss tournament of this many rounds instead: players with equal points are paired, two games
+    /// a pairing (both colours), a bye for an odd player out
+    #[arg(long, value_name = "ROUNDS", conflicts_with = "rounds", value_parser = clap::value_parser!(u32).range(1..=1000))]
+    swiss: Option<u32>,
+    /// Seed of the openings and of random players
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Each pairing's two games start from the same opening of this many random moves
+    #[arg(long, value_name = "PLIES", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=59))]
+    openings: u32,
+    /// Games played at a time (default: the number of cores; the standings do not depend on it)
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
+    threads: Option<u32>,
+    /// Print the standings as one JSON object
+    #[arg(long)]
+    json: bool,
+    /// Write the standings as CSV (`-`: stdout)
+    #[arg(long, value_name = "FILE")]
+    csv: Option<PathBuf>,
+    /// Write every game as JSON Lines (a match log that `othello replay` checks)
+    #[arg(long, value_name = "FILE")]
+    log: Option<PathBuf>,
+    #[command(flatten)]
+    clock: ClockArgs,
+}
+
+pub fn run(args: TournamentArgs) -> Result<()> {
+    if args.json && args.csv.as_deref().is_some_and(super::is_stdout) {
+        bail!("bad argument \"-\": --json already writes to stdout");
+    }
+    let players = args
+        .players
+        .iter()
+        .map(|player| args.clock.prepare(player))
+        .collect::<Result<Vec<_>>>()?;
+    let config = TournamentConfig {
+        players,
+        format: match args.swiss {
+            Some(rounds) => Format::Swiss { rounds },
+            None => Format::RoundRobin { rounds: args.rounds },
+        },
+        seed: args.seed,
+        opening_plies: args.openings,
+        threads: args.threads.map_or_else(
+            || std::thread::available_parallelism().map_or(1, |n| n.get()),
+            |n| n as usize,
+        ),
+    };
+    let mut log = args.log.as_deref().map(Destination::open).transpose()?;
+    let mut csv = args.csv.as_deref().map(Destination::open).transpose()?;
+    let names: Vec<String> = config.players.iter().map(ToString::to_string).collect();
+    let mut log_error = None;
+    let mut games = 0;
+    let standings = tournament::run(&config, |pairing, played| {
+        games += 1;
+        if let Some(log) = &mut log {
+            let line = super::matches::game_log_line(played, &names[pairing.first], &names[pairing.second]);
+            if let Err(error) = line.and_then(|line| log.append(&line)) {
+                log_error.get_or_insert(error);
+            }
+        }
+    });
+    if let Some(error) = log_error {
+        return Err(error);
+    }
+    if let Some(log) = log {
+        log.write("")?;
+    }
+    let reproducible = config.players.iter().all(StrategySpec::is_reproducible);
+    if let Some(csv) = csv.take() {
+        let mut text = String::from("rank,player,points,games,wins,draws,losses,forfeits,byes,discs\n");
+        for (rank, s) in standings.iter().enumerate() {
+            text += &format!(
+                "{},{},{},{},{},{},{},{},{},{}\n",
+                rank + 1,
+                csv_quoted(&names[s.player]),
+                s.points(),
+                s.games,
+                s.wins,
+                s.draws,
+                s.losses,
+                s.forfeits,
+                s.byes,
+                s.discs
+            );
+        }
+        csv.write(&text)?;
+    }
+    if args.csv.as_deref().is_some_and(super::is_stdout) {
+        return Ok(());
+    }
+    let title = match config.format {
+        Format::RoundRobin { rounds } => format!("Round robin, {rounds} round{}", if rounds == 1 { "" } else { "s" }),
+        Format::Swiss { rounds } => format!("Swiss, {rounds} round{}", if rounds == 1 { "" } else { "s" }),
+    };
+    write_stdout(&if args.json {
+        json!({
+            "format": title, "players": names, "games": games, "seed": config.seed,
+            "reproducible": reproducible,
+            "standings": standings.iter().enumerate().map(|(rank, s)| json!({
+                "rank": rank + 1, "player": names[s.player], "points": s.points(), "games": s.games,
+                "wins": s.wins, "draws": s.draws, "losses": s.losses, "forfeits": s.forfeits,
+                "byes": s.byes, "discs": s.discs,
+            })).collect::<Vec<_>>(),
+        })
+        .to_string()
+            + "\n"
+    } else {
+        text_standings(&title, &names, &standings, games, config.seed, reproducible)
+    })
+}
+
+fn csv_quoted(text: &str) -> String {
+    if text.contains([',', '"', '\n']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_string()
+    }
+}
+
+fn text_standings(
+    title: &str,
+    names: &[String],
+    standings: &[Standing],
+    games: usize,
+    seed: u64,
+    reproducible: bool,
+) -> String {
+    let width = names.iter().map(String::len).max().unwrap_or(6).max(6);
+    let mut out = format!("{title}: {} players, {games} games (seed {seed})\n", names.len());
+    out += &format!(
+        "rank  {:<width$}  points  games  wins  draws  losses  forfeits  discs\n",
+        "player"
+    );
+    for (rank, s) in standings.iter().enumerate() {
+        out += &format!(
+            "{:>4}  {:<width$}  {:>6}  {:>5}  {:>4}  {:>5}  {:>6}  {:>8}  {:>+5}\n",
+            rank + 1,
+            names[s.player],
+            s.points(),
+            s.games,
+            s.wins,
+            s.draws,
+            s.losses,
+            s.forfeits,
+            s.discs
+        );
+    }
+    if !reproducible {
+        out += "(a program or a timed engine plays: the same seed may not give the same games)\n";
+    }
+    out
+}
