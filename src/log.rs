@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::bitboard::Bitboard;
 use crate::color::Color;
 use crate::game::{Forfeit, Game, MoveStats, Turn};
+use crate::notation::condensed::{self, Entry};
 use crate::notation::lab_board;
 use crate::position::Position;
 use crate::square::Square;
@@ -32,6 +33,10 @@ pub struct GameLog {
     pub game: Option<u32>,
     pub start: StartLog,
     pub moves: Vec<MoveLog>,
+    /// The moves as the course writes a game (two characters a move, `-1` a pass, a failure's code
+    /// last); checked by `replay` when present.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transcript: Option<String>,
     pub result: ResultLog,
 }
 
@@ -94,6 +99,19 @@ pub enum ReplayError {
     Result(String),
 }
 
+/// A game's condensed transcript, with a failure's code last.
+pub fn transcript(turns: &[Turn], code: Option<u8>) -> String {
+    let mut entries: Vec<Entry> = turns
+        .iter()
+        .map(|turn| match *turn {
+            Turn::Move { square, .. } => Entry::Move(square),
+            Turn::Pass { .. } => Entry::Pass,
+        })
+        .collect();
+    entries.extend(code.map(Entry::Code));
+    condensed::format(&entries)
+}
+
 /// The winner field for a position: who leads if the game is over.
 fn verdict(game: &Game) -> String {
     if !game.is_over() {
@@ -151,6 +169,7 @@ impl GameLog {
                 to_move: game.start().to_move,
             },
             moves,
+            transcript: Some(transcript(game.turns(), None)),
             result: ResultLog {
                 black: black_count,
                 white: white_count,
@@ -163,6 +182,9 @@ impl GameLog {
     /// Marks the game as forfeited by a player that gave no usable move.
     pub fn record_forfeit(&mut self, forfeit: &Forfeit) {
         self.result.winner = (!forfeit.side).name().to_string();
+        if let Some(text) = &mut self.transcript {
+            text.push_str(&Entry::Code(forfeit.failed.failure.code().unsigned_abs() as u8).to_string());
+        }
         self.result.forfeit = Some(ForfeitLog {
             side: forfeit.side,
             code: forfeit.failed.failure.code(),
@@ -224,6 +246,15 @@ impl GameLog {
                 "the log says black {}, white {}, the moves give black {black_count}, white {white_count}",
                 self.result.black, self.result.white
             )));
+        }
+        if let Some(text) = &self.transcript {
+            let code = self.result.forfeit.as_ref().map(|f| f.code.unsigned_abs() as u8);
+            let expected = transcript(game.turns(), code);
+            if *text != expected {
+                return Err(ReplayError::Result(format!(
+                    "the transcript {text:?} is not the moves', {expected:?}"
+                )));
+            }
         }
         let expected = match &self.result.forfeit {
             Some(forfeit) if game.is_over() || game.position().to_move != forfeit.side => {

@@ -346,3 +346,53 @@ fn condensed_transcripts_replay_with_their_codes() {
         .code(2)
         .stderr(predicates::str::contains("passes"));
 }
+
+#[test]
+fn logs_carry_the_condensed_transcript_and_replay_checks_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("games.jsonl");
+    common::othello([
+        "match",
+        "random",
+        "greedy",
+        "--games",
+        "2",
+        "--log",
+        log.to_str().unwrap(),
+    ])
+    .assert()
+    .success();
+    let text = std::fs::read_to_string(&log).unwrap();
+    let first: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    let transcript = first["transcript"].as_str().unwrap().to_string();
+    // The transcript alone replays to the same end as the log.
+    let from_transcript = common::othello(["replay", &transcript]).output().unwrap();
+    let (x, o) = (
+        first["result"]["black"].as_u64().unwrap(),
+        first["result"]["white"].as_u64().unwrap(),
+    );
+    assert!(String::from_utf8_lossy(&from_transcript.stdout).starts_with(&format!("x {x}, o {o}, ")));
+    // A transcript that does not match the moves is caught.
+    let swapped = if transcript.starts_with("19") { "26" } else { "19" };
+    let tampered = text.replacen(
+        &format!("\"transcript\":\"{}", &transcript[..2]),
+        &format!("\"transcript\":\"{swapped}"),
+        1,
+    );
+    std::fs::write(&log, tampered).unwrap();
+    common::othello(["replay", log.to_str().unwrap()])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("is not the moves'"));
+}
+
+#[test]
+fn a_missing_python_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "p.py", "def quickMove(b, t):\n    return 19\n");
+    common::othello(["lab4", &format!("quickmove:{}", file.display())])
+        .env("PATH", dir.path())
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("python3 is not installed"));
+}

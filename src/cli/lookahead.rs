@@ -62,6 +62,8 @@ pub struct BestArgs {
     /// Print one JSON object
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    clock: super::ClockArgs,
 }
 
 pub fn run_best(args: BestArgs) -> Result<()> {
@@ -74,7 +76,7 @@ pub fn run_best(args: BestArgs) -> Result<()> {
     let (best, score, nodes, searcher) = match (&args.strategy, args.depth) {
         (Some(spec), _) if position.moves().is_empty() => (None, None, 0, spec.to_string()),
         (Some(spec), _) => {
-            spec.check()?;
+            let spec = args.clock.prepare(spec)?;
             let decision = spec
                 .build(0)
                 .choose(position)

@@ -62,6 +62,8 @@ pub struct PlayArgs {
     /// Write the game as JSON when it ends (or is left)
     #[arg(long, value_name = "FILE")]
     log: Option<PathBuf>,
+    #[command(flatten)]
+    clock: super::ClockArgs,
 }
 
 const HELP: &str = "\
@@ -73,12 +75,13 @@ Type a move as d3, D3 or 19. Other commands:
 ";
 
 pub fn run(args: PlayArgs) -> Result<()> {
-    for player in [&args.black, &args.white] {
-        if let Player::Computer(spec) = player {
-            spec.check()?;
-        }
-    }
-    let players = [args.black.clone(), args.white.clone()];
+    let prepared = |player: &Player| -> Result<Player> {
+        Ok(match player {
+            Player::Computer(spec) => Player::Computer(args.clock.prepare(spec)?),
+            Player::Human => Player::Human,
+        })
+    };
+    let players = [prepared(&args.black)?, prepared(&args.white)?];
     let mut strategies: Vec<Option<Box<dyn Strategy>>> = players
         .iter()
         .zip([args.seed, args.seed.wrapping_add(1)])

@@ -8,7 +8,6 @@ use std::time::{Duration, Instant};
 use crate::color::Color;
 use crate::game::Turn;
 use crate::matches::{MatchConfig, PlayedGame, play_game};
-use crate::notation::condensed::{self, Entry};
 use crate::strategy::StrategySpec;
 
 /// What to run.
@@ -84,19 +83,11 @@ impl Lab4Tally {
 
 /// The condensed transcript of a game, with the failure's code after its last move.
 pub fn transcript(played: &PlayedGame) -> String {
-    let mut entries: Vec<Entry> = played
-        .game
-        .turns()
-        .iter()
-        .map(|turn| match *turn {
-            Turn::Move { square, .. } => Entry::Move(square),
-            Turn::Pass { .. } => Entry::Pass,
-        })
-        .collect();
-    if let Some(forfeit) = &played.forfeit {
-        entries.push(Entry::Code(forfeit.failed.failure.code().unsigned_abs() as u8));
-    }
-    condensed::format(&entries)
+    let code = played
+        .forfeit
+        .as_ref()
+        .map(|forfeit| forfeit.failed.failure.code().unsigned_abs() as u8);
+    crate::log::transcript(played.game.turns(), code)
 }
 
 /// Plays the test; `on_game` sees each game in order with the tally after it.
