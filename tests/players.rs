@@ -396,3 +396,18 @@ fn a_missing_python_is_named() {
         .code(2)
         .stderr(predicates::str::contains("python3 is not installed"));
 }
+
+#[test]
+fn the_example_players_play_the_same_games_in_all_three_forms() {
+    let players = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/players");
+    let report = |player: String| {
+        let (status, report) = lab4(&player, &["--games", "2", "--worst", "2"]);
+        assert_eq!(status, 0, "{report}");
+        (report["tokens"].clone(), report["worst"].clone())
+    };
+    let quick = report(format!("quickmove:{}", players.join("quickmove_player.py").display()));
+    let argv = report(format!("argv:python3 {}", players.join("argv_player.py").display()));
+    let strategy = report(format!("strategy:{}", players.join("strategy_player.py").display()));
+    assert_eq!(quick, argv);
+    assert_eq!(quick, strategy);
+}
