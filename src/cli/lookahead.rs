@@ -38,7 +38,7 @@ impl PositionArgs {
             return input_txt::parse(&text).with_context(|| format!("bad input file {}", path.display()));
         }
         match &self.board {
-            Some(board) => position_from_lab_args(board, self.token.as_deref(), true),
+            Some(board) => position_from_lab_args(board, self.token.as_deref()),
             None if self.token.is_some() => bail!("a token needs a board before it"),
             None => Ok(Position::START),
         }

@@ -167,9 +167,10 @@ fn run_lab(args: &[String]) -> Result<()> {
     Ok(outcome?)
 }
 
-/// A position given on a command line as in the lab mode: a board and an optional token.
-/// Without a token the side is chosen by parity; `forced_pass` applies the lab's pass rule too.
-fn position_from_lab_args(board: &str, token: Option<&str>, forced_pass: bool) -> Result<Position> {
+/// A position given on a command line as in the lab mode: a board and an optional token, read by one
+/// rule in every command. A token given is the side asked about, even one that must pass; without
+/// one, the lab's rule picks the side (by parity, then the other side if that one cannot move).
+fn position_from_lab_args(board: &str, token: Option<&str>) -> Result<Position> {
     let mut words = vec![board];
     words.extend(token);
     let request = LabRequest::parse(&words)?;
@@ -177,10 +178,9 @@ fn position_from_lab_args(board: &str, token: Option<&str>, forced_pass: bool) -
         bail!("bad argument {board:?}: expected a board of 64 characters from xXoO.");
     }
     let position = lab::start_position(&request);
-    Ok(if forced_pass {
-        position.after_forced_pass()
-    } else {
-        position
+    Ok(match request.token {
+        Some(_) => position,
+        None => position.after_forced_pass(),
     })
 }
 

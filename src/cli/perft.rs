@@ -15,7 +15,7 @@ pub struct PerftArgs {
     depth: u32,
     /// The board, as in the lab mode (default: the start position)
     board: Option<String>,
-    /// The side to move, x or o (default: by parity)
+    /// The side to move, x or o (default: as in the lab mode, by parity unless that side must pass)
     token: Option<String>,
     /// Print one JSON object
     #[arg(long)]
@@ -24,7 +24,7 @@ pub struct PerftArgs {
 
 pub fn run(args: PerftArgs) -> Result<()> {
     let position = match &args.board {
-        Some(board) => super::position_from_lab_args(board, args.token.as_deref(), false)?,
+        Some(board) => super::position_from_lab_args(board, args.token.as_deref())?,
         None => Position::START,
     };
     let start = Instant::now();

@@ -23,15 +23,19 @@ pub struct SolveArgs {
     #[arg(long, value_name = "FILE", conflicts_with_all = ["board", "token", "input"])]
     obf: Option<PathBuf>,
     /// Number the OBF positions from N (40 for the FFO file #40-#59)
-    #[arg(long, value_name = "N", default_value_t = 1)]
-    first_number: usize,
-    /// Give up a position after this many seconds and report it unfinished
-    #[arg(long, value_name = "SECONDS")]
-    time_limit: Option<f64>,
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(0..=1_000_000_000))]
+    first_number: u32,
+    /// Give up a position after this many seconds and report it unfinished (exit status 1)
+    #[arg(long, value_name = "SECONDS", value_parser = super::seconds, allow_hyphen_values = true)]
+    time_limit: Option<Duration>,
     /// Print one JSON object per position (JSON Lines)
     #[arg(long)]
     json: bool,
 }
+
+/// The most empty squares `solve` takes on without --time-limit (FFO #59 has 34; #40-#49 take seconds
+/// to minutes at 20-26).
+const UNLIMITED_EMPTIES: u32 = 36;
 
 /// One line of work: where the position came from and what the file says of it.
 struct Job {
@@ -52,27 +56,29 @@ pub fn run(args: SolveArgs) -> Result<()> {
                 .into_iter()
                 .enumerate()
                 .map(|(i, p)| Job {
-                    number: args.first_number + i,
+                    number: args.first_number as usize + i,
                     position: p.position,
                     expected: Some(p),
                 })
                 .collect()
         }
-        None => vec![Job {
-            number: 1,
-            position: args.position.position()?,
-            expected: None,
-        }],
-    };
-    let limit = match args.time_limit {
-        Some(seconds) if seconds.is_finite() && seconds > 0.0 => Some(Duration::from_secs_f64(seconds)),
-        Some(seconds) => {
-            return Err(anyhow!(
-                "bad --time-limit {seconds}: expected a positive number of seconds"
-            ));
+        None => {
+            let position = args.position.position()?;
+            // Beyond this, an exact solve takes longer than anyone waits: ask for a limit first.
+            if position.board.empty_count() > UNLIMITED_EMPTIES && args.time_limit.is_none() {
+                return Err(anyhow!(
+                    "the position has {} empty squares: an exact solve would not end; give a position with at most {UNLIMITED_EMPTIES} (BOARD [TOKEN], --input FILE, --obf FILE), or --time-limit SECONDS to try",
+                    position.board.empty_count()
+                ));
+            }
+            vec![Job {
+                number: 1,
+                position,
+                expected: None,
+            }]
         }
-        None => None,
     };
+    let limit = args.time_limit;
     let mut solver = Solver::new();
     let mut totals = Totals::default();
     let single = args.obf.is_none();
@@ -120,8 +126,14 @@ pub fn run(args: SolveArgs) -> Result<()> {
         ))
         .into());
     }
-    if single && totals.unfinished > 0 {
-        return Err(anyhow!("the position was not solved within the time limit"));
+    if totals.unfinished > 0 {
+        return Err(Refused(anyhow!(
+            "{} of {} position{} not solved within the time limit",
+            totals.unfinished,
+            jobs.len(),
+            if jobs.len() == 1 { " was" } else { "s were" }
+        ))
+        .into());
     }
     Ok(())
 }
@@ -229,12 +241,18 @@ fn obf_line(job: &Job, solution: &Solution, seconds: f64, agreement: Agreement) 
     line
 }
 
+/// Whether the side asked about must pass before anything else happens.
+fn pass_first(job: &Job) -> bool {
+    job.position.board.must_pass()
+}
+
 fn single_text(job: &Job, solution: &Solution, seconds: f64) -> String {
     let side = job.position.to_move;
     format!(
-        "score {:+} for {} ({side}), best move {}\npv: {}\n{} nodes in {:.3} s ({:.1} million nodes/s)\n",
+        "score {:+} for {} ({side}){}, best move {}\npv: {}\n{} nodes in {:.3} s ({:.1} million nodes/s)\n",
         solution.score,
         side.lab_char(),
+        if pass_first(job) { ", which must pass first" } else { "" },
         name(solution.best),
         pv_names(solution).join(" "),
         solution.nodes,
@@ -248,6 +266,8 @@ fn json_line(job: &Job, solution: &Solution, seconds: f64, agreement: Agreement)
         "number": job.number,
         "empties": job.position.board.empty_count(),
         "finished": true,
+        "side": job.position.to_move.name(),
+        "pass_first": pass_first(job),
         "score": solution.score,
         "move": solution.best.map(|s| s.to_string()),
         "pv": pv_names(solution),
