@@ -6,7 +6,7 @@ fn main() -> ExitCode {
     match othello::cli::run(std::env::args_os().skip(1).collect()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("othello: {error:#}");
+            eprintln!("othello: {}", othello::cli::one_line(&format!("{error:#}")));
             ExitCode::from(othello::cli::exit_status(&error))
         }
     }

@@ -2,6 +2,7 @@
 
 mod common;
 
+use predicates::prelude::*;
 use serde_json::Value;
 
 /// The fixture board where parity names o, o cannot move, and x can.
@@ -104,4 +105,113 @@ fn perft_picks_the_default_side_by_the_same_rule_as_every_command() {
     );
     let best = common::othello(["best", "--depth", "1", &board]).output().unwrap();
     assert!(String::from_utf8_lossy(&best.stdout).starts_with("best move for x"));
+}
+
+#[test]
+fn negative_values_of_numeric_options_name_the_option_and_the_range() {
+    for (args, message) in [
+        (
+            vec!["best", "--depth", "-9"],
+            "'-9' for '--depth <DEPTH>': -9 is not in 1..=30",
+        ),
+        (
+            vec!["match", "random", "random", "--games", "-1"],
+            "'--games <GAMES>': -1 is not in 1..",
+        ),
+        (
+            vec!["match", "random", "random", "--seed", "-1"],
+            "\"-1\" is not a seed: expected a whole number 0..",
+        ),
+        (
+            vec!["solve", "--time-limit", "-1", "--obf", "x.obf"],
+            "'--time-limit <SECONDS>'",
+        ),
+        (vec!["perft", "-1"], "'<DEPTH>': -1 is not in 0..=30"),
+        (
+            vec!["solve", "--first-number", "18446744073709551615", "--obf", "x.obf"],
+            "'--first-number <N>'",
+        ),
+        (
+            vec!["match", "engine:99999999999", "random"],
+            "engine[:MILLISECONDS, 1..3600000]",
+        ),
+        (
+            vec!["best", "--eval", "mobility", "--strategy", "random"],
+            "'--eval <EVAL>' cannot be used with '--strategy <SPEC>'",
+        ),
+    ] {
+        common::othello(&args)
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicates::str::contains(message));
+    }
+}
+
+#[test]
+fn version_and_help_work_wherever_they_are_asked_for() {
+    common::othello(["19", "--version"])
+        .assert()
+        .success()
+        .stdout(predicates::str::starts_with("othello "));
+    common::othello(["help", "--help"])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("Usage"));
+    common::othello(["match", "--help"])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("preferred").and(predicates::str::contains("engine[:MS]")));
+}
+
+#[test]
+fn error_lines_stay_one_line_and_short() {
+    let output = common::othello(["replay", "no\nsuch\nfile"]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("no\\nsuch\\nfile"), "{stderr}");
+    let huge = "q".repeat(100_000);
+    let output = common::othello([huge.as_str()]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr.len() < 1000 && stderr.lines().count() == 1,
+        "{} bytes",
+        stderr.len()
+    );
+    assert!(
+        stderr.contains("characters left out") && stderr.trim_end().ends_with("(ignored)"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn an_obf_file_with_a_byte_order_mark_reads_like_one_without() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string("fixtures/ffo/fforum-40-59.obf").unwrap();
+    let first = text
+        .lines()
+        .find(|l| !l.starts_with('%') && !l.trim().is_empty())
+        .unwrap();
+    let path = dir.path().join("bom.obf");
+    std::fs::write(&path, format!("\u{feff}{first}\n")).unwrap();
+    common::othello(["solve", "--obf", path.to_str().unwrap(), "--first-number", "40"])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("#40  20 empties: score +38 (ok)"));
+}
+
+#[test]
+fn counts_of_one_are_singular() {
+    common::othello(["perft", "1", &blocked_board(), "o"])
+        .assert()
+        .stdout(predicates::str::starts_with("perft 1: 1 leaf in"));
+    common::othello(["replay", "193441"])
+        .assert()
+        .stdout("x 5, o 2, unfinished; 3 moves and 0 passes, all legal\n");
+    common::othello(["match", "alphabeta:3", "random", "--games", "1"])
+        .assert()
+        .stdout(
+            predicates::str::contains("1 game (seed 1)").and(predicates::str::contains("0 wins, 0 draws, 1 loss:")),
+        );
 }

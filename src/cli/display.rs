@@ -85,3 +85,9 @@ impl Progress {
         }
     }
 }
+
+/// `1 move`, `2 moves`: a count with its noun.
+pub fn counted(count: impl Into<u64>, one: &str, many: &str) -> String {
+    let count = count.into();
+    format!("{count} {}", if count == 1 { one } else { many })
+}

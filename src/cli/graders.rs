@@ -83,7 +83,7 @@ pub struct CasesArgs {
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     count: u32,
     /// Seed: the same seed writes the same cases
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::seed)]
     seed: u64,
     /// At most this many moves per random case (one case in eight plays its game to the end)
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(0..=60))]

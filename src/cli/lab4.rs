@@ -8,6 +8,7 @@ use anyhow::{Result, anyhow};
 use clap::Args;
 use serde_json::json;
 
+use super::display::counted;
 use super::{ClockArgs, Destination, Refused, write_stdout};
 use crate::course::moderator::{self, GameLine, Lab4Config, Lab4Tally};
 use crate::strategy::StrategySpec;
@@ -23,7 +24,7 @@ pub struct Lab4Args {
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
     games: u32,
     /// Seed of the opponent's random moves
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::seed)]
     seed: u64,
     /// A failure forfeits that game (0 tokens to 64) and the test goes on; by the course's rule, the
     /// first failure ends the test
@@ -148,14 +149,14 @@ fn text_report(config: &Lab4Config, tally: &Lab4Tally) -> String {
         }
     }
     out += &format!(
-        "Score: {} of {} tokens, {:.1}%, in {} games: {} wins, {} draws, {} losses{}\n",
+        "Score: {} of {} tokens, {:.1}%, in {}: {}, {}, {}{}\n",
         tally.tokens,
         tally.all_tokens,
         100.0 * tally.share(),
-        tally.games,
-        tally.wins,
-        tally.draws,
-        tally.losses,
+        counted(tally.games, "game", "games"),
+        counted(tally.wins, "win", "wins"),
+        counted(tally.draws, "draw", "draws"),
+        counted(tally.losses, "loss", "losses"),
         if tally.forfeits > 0 {
             format!(" ({} forfeited)", tally.forfeits)
         } else {

@@ -51,9 +51,10 @@ pub struct BestArgs {
     /// Plies to look ahead (a pass consumes one): seed 004's bestMove(K)
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_DEPTH as i64))]
     depth: Option<u32>,
-    /// The evaluation at the horizon with --depth: discs (h1), weights (h2), mobility (h3), corners
-    #[arg(long, default_value = "discs", requires = "depth")]
-    eval: Eval,
+    /// The evaluation at the horizon with --depth: discs (h1, the default), weights (h2), mobility
+    /// (h3), corners; a strategy names its own (alphabeta:6:mobility)
+    #[arg(long, conflicts_with = "strategy")]
+    eval: Option<Eval>,
     /// Ask a strategy instead (alphabeta:8:weights, ...), with its value, nodes and time
     #[arg(long, value_name = "SPEC", conflicts_with = "depth")]
     strategy: Option<StrategySpec>,
@@ -67,6 +68,7 @@ pub struct BestArgs {
 }
 
 pub fn run_best(args: BestArgs) -> Result<()> {
+    let eval = args.eval.unwrap_or(Eval::Discs);
     let position = args.position.position()?;
     let side = position.to_move;
     if position.is_game_over() {
@@ -85,12 +87,12 @@ pub fn run_best(args: BestArgs) -> Result<()> {
         }
         (None, depth) => {
             let depth = depth.expect("clap requires --depth or --strategy");
-            let result = alphabeta(position.board, depth, Scoring::lookahead(args.eval));
+            let result = alphabeta(position.board, depth, Scoring::lookahead(eval));
             (
                 result.best,
                 Some(result.value),
                 result.nodes,
-                format!("lookahead {depth} ({})", args.eval),
+                format!("lookahead {depth} ({eval})"),
             )
         }
     };
@@ -102,7 +104,7 @@ pub fn run_best(args: BestArgs) -> Result<()> {
     let nodes_per_second = nodes as f64 / seconds.max(1e-9);
     let text = if args.json {
         json!({
-            "move": index, "square": name, "score": score, "depth": args.depth, "eval": args.depth.map(|_| args.eval.name()),
+            "move": index, "square": name, "score": score, "depth": args.depth, "eval": args.depth.map(|_| eval.name()),
             "strategy": args.strategy.as_ref().map(|spec| spec.to_string()), "nodes": nodes, "seconds": seconds,
             "nodes_per_second": nodes_per_second, "side": side.name(),
         })

@@ -6,7 +6,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use serde_json::json;
 
-use super::display::Progress;
+use super::display::{Progress, counted};
 use super::write_stdout;
 use crate::color::Color;
 use crate::log::{GameLog, write_atomically};
@@ -15,7 +15,8 @@ use crate::strategy::StrategySpec;
 
 #[derive(Args, Debug)]
 pub struct MatchArgs {
-    /// Strategy A: random, greedy, weighted, minimax:D[:EVAL], alphabeta:D[:EVAL], lookahead:K
+    /// Strategy A: random, greedy, weighted, preferred, minimax:D[:EVAL], alphabeta:D[:EVAL],
+    /// lookahead:K, engine[:MS], or a program: argv:COMMAND, quickmove:FILE.py, strategy:FILE.py
     a: StrategySpec,
     /// Strategy B, named the same way
     b: StrategySpec,
@@ -23,7 +24,7 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
     games: u32,
     /// Seed for random openings and random strategies
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::seed)]
     seed: u64,
     /// Start each pair of games from the same opening of this many random moves, once with each colour
     #[arg(long, value_name = "PLIES", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=59))]
@@ -132,16 +133,16 @@ fn text_report(report: &MatchReport) -> String {
         )
     };
     format!(
-        "{} vs {}: {} games (seed {}) {openings}\n\
-         {}: {} wins, {} draws, {} losses: {:.1} of {} points ({:.1}%), {:.1}% of the discs\n{}{}",
+        "{} vs {}: {} (seed {}) {openings}\n\
+         {}: {}, {}, {}: {:.1} of {} points ({:.1}%), {:.1}% of the discs\n{}{}",
         config.a,
         config.b,
-        config.games,
+        counted(config.games, "game", "games"),
         config.seed,
         config.a,
-        report.wins,
-        report.draws,
-        report.losses,
+        counted(report.wins, "win", "wins"),
+        counted(report.draws, "draw", "draws"),
+        counted(report.losses, "loss", "losses"),
         report.points(),
         config.games,
         100.0 * report.points() / f64::from(config.games),

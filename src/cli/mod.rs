@@ -68,28 +68,40 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Write lab test cases (arguments and expected output) drawn from random legal games
+    #[command(allow_negative_numbers = true)]
     Cases(graders::CasesArgs),
     /// Compare two lab transcripts, byte for byte or as the course's graders read them
+    #[command(allow_negative_numbers = true)]
     Diff(graders::DiffArgs),
     /// Run a program, or a whole class, over a folder of lab cases and judge every output
+    #[command(allow_negative_numbers = true)]
     Grade(grade::GradeArgs),
     /// Seed 004's bestMove(K): minimax over K plies, disc difference, ties to the smallest index
+    #[command(allow_negative_numbers = true)]
     Best(lookahead::BestArgs),
     /// Seed 004's fullGame(K): both sides play bestMove(K) to the end
+    #[command(allow_negative_numbers = true)]
     Fullgame(lookahead::FullGameArgs),
     /// The course's Lab 4 moderator: a player's games against random, scored by its share of the tokens
+    #[command(allow_negative_numbers = true)]
     Lab4(lab4::Lab4Args),
     /// Play a match between two strategies, colours alternating
+    #[command(allow_negative_numbers = true)]
     Match(matches::MatchArgs),
     /// Play in the terminal: a person against the computer, or any two players
+    #[command(allow_negative_numbers = true)]
     Play(play::PlayArgs),
     /// Check a game or match log against the rules and show how each game ended
+    #[command(allow_negative_numbers = true)]
     Replay(replay::ReplayArgs),
     /// Solve positions exactly: score with perfect play, best move, principal variation
+    #[command(allow_negative_numbers = true)]
     Solve(solve::SolveArgs),
     /// Count the move sequences DEPTH plies ahead (a forced pass is a ply)
+    #[command(allow_negative_numbers = true)]
     Perft(perft::PerftArgs),
     /// A round robin or Swiss tournament of strategies and students' programs
+    #[command(allow_negative_numbers = true)]
     Tournament(tournament::TournamentArgs),
 }
 
@@ -110,6 +122,28 @@ const SUBCOMMANDS: &[&str] = &[
     "help",
 ];
 
+/// The longest error line printed; longer ones keep their start and end.
+const MAX_ERROR_LINE: usize = 600;
+
+/// An error message as one line: control characters (a newline in a path) escaped, and a huge
+/// argument cut in its middle so that the start and the explanation at the end both stay.
+pub fn one_line(message: &str) -> String {
+    let escaped: String = message.chars().flat_map(char::escape_debug).collect();
+    let escaped = if message.contains(['\n', '\r', '\t']) || message.chars().any(char::is_control) {
+        escaped
+    } else {
+        message.to_string()
+    };
+    let count = escaped.chars().count();
+    if count <= MAX_ERROR_LINE {
+        return escaped;
+    }
+    let keep = MAX_ERROR_LINE / 2;
+    let head: String = escaped.chars().take(keep).collect();
+    let tail: String = escaped.chars().skip(count - keep).collect();
+    format!("{head}...({} characters left out)...{tail}", count - 2 * keep)
+}
+
 /// Runs the program on its arguments (without the program name), writing to stdout.
 pub fn run(args: Vec<OsString>) -> Result<()> {
     let args: Vec<String> = args
@@ -119,13 +153,17 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
                 .map_err(|raw| anyhow!("bad argument {raw:?}: not valid UTF-8"))
         })
         .collect::<Result<_>>()?;
-    let wants_clap = args.first().is_some_and(|first| SUBCOMMANDS.contains(&first.as_str()))
-        || args
-            .iter()
-            .any(|arg| matches!(arg.as_str(), "--help" | "-h" | "--version" | "-V"));
-    if !wants_clap {
-        return run_lab(&args);
-    }
+    let subcommand = args.first().is_some_and(|first| SUBCOMMANDS.contains(&first.as_str()));
+    let asks = |flags: &[&str]| args.iter().any(|arg| flags.contains(&arg.as_str()));
+    let args = match (subcommand, asks(&["--version", "-V"]), asks(&["--help", "-h"])) {
+        // Lab-mode words with --version or --help: the program's version or help, whatever else is there.
+        (false, true, _) => vec!["--version".to_string()],
+        (false, false, true) => vec!["--help".to_string()],
+        (false, false, false) => return run_lab(&args),
+        // `othello help --help` is help too.
+        (true, _, _) if args[0] == "help" => args.into_iter().filter(|a| a != "--help" && a != "-h").collect(),
+        (true, _, _) => args,
+    };
     let cli = match Cli::try_parse_from(std::iter::once("othello".to_string()).chain(args)) {
         Ok(cli) => cli,
         Err(error) if !error.use_stderr() => return write_stdout(&error.render().to_string()),
@@ -216,6 +254,12 @@ impl ClockArgs {
         spec.check()?;
         Ok(spec)
     }
+}
+
+/// A seed: any whole number from 0 to 2^64 - 1.
+pub fn seed(text: &str) -> std::result::Result<u64, String> {
+    text.parse()
+        .map_err(|_| format!("{text:?} is not a seed: expected a whole number 0..{}", u64::MAX))
 }
 
 /// A number of seconds: positive, finite, at most a day.

@@ -35,8 +35,9 @@ pub fn run(args: PerftArgs) -> Result<()> {
     } else {
         let rate = leaves as f64 / seconds.max(1e-9) / 1e6;
         format!(
-            "perft {}: {leaves} leaves in {seconds:.3} s ({rate:.0} million leaves/s)\n",
-            args.depth
+            "perft {}: {} in {seconds:.3} s ({rate:.0} million leaves/s)\n",
+            args.depth,
+            super::display::counted(leaves, "leaf", "leaves")
         )
     };
     super::write_stdout(&text)

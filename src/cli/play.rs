@@ -57,7 +57,7 @@ pub struct PlayArgs {
     #[arg(long, default_value = DEFAULT_COMPUTER)]
     white: Player,
     /// Seed for random strategies
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::seed)]
     seed: u64,
     /// Write the game as JSON when it ends (or is left)
     #[arg(long, value_name = "FILE")]

@@ -101,8 +101,11 @@ fn summary(replayed: &Replayed) -> String {
     let moves = game.moves().count();
     let passes = game.turns().len() - moves;
     format!(
-        "{} (black) vs {} (white): black {black}, white {white}, {verdict}; {moves} moves and {passes} passes, all legal\n",
-        log.black, log.white,
+        "{} (black) vs {} (white): black {black}, white {white}, {verdict}; {} and {}, all legal\n",
+        log.black,
+        log.white,
+        display::counted(moves as u64, "move", "moves"),
+        display::counted(passes as u64, "pass", "passes"),
     )
 }
 
@@ -154,8 +157,8 @@ fn replay_condensed(text: &str) -> Result<String> {
         None => "unfinished".to_string(),
     };
     Ok(format!(
-        "x {x}, o {o}, {end}; {moves} move{} and {passes} pass{}, all legal\n",
-        if moves == 1 { "" } else { "s" },
-        if passes == 1 { "" } else { "es" }
+        "x {x}, o {o}, {end}; {} and {}, all legal\n",
+        display::counted(moves as u64, "move", "moves"),
+        display::counted(passes as u64, "pass", "passes"),
     ))
 }

@@ -24,7 +24,7 @@ pub struct TournamentArgs {
     #[arg(long, value_name = "ROUNDS", conflicts_with = "rounds", value_parser = clap::value_parser!(u32).range(1..=1000))]
     swiss: Option<u32>,
     /// Seed of the openings and of random players
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::seed)]
     seed: u64,
     /// Each pairing's two games start from the same opening of this many random moves
     #[arg(long, value_name = "PLIES", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=59))]

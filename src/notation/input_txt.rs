@@ -18,6 +18,7 @@ pub struct InputError {
 
 pub fn parse(text: &str) -> Result<Position, InputError> {
     let error = |line: usize, message: String| InputError { line, message };
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut lines = text.lines().enumerate().map(|(i, line)| (i + 1, line.trim()));
     let (_, turn_line) = lines
         .next()

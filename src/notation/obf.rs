@@ -40,6 +40,8 @@ pub struct ObfError {
 /// Reads every position of an OBF text; empty lines and lines starting with `%` or `#` are skipped.
 pub fn parse(text: &str) -> Result<Vec<ObfPosition>, ObfError> {
     let mut positions = Vec::new();
+    // A byte-order mark, as some editors write, is not part of the first board.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     for (index, raw) in text.lines().enumerate() {
         let line = index + 1;
         let content = raw.trim();
