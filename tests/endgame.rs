@@ -238,6 +238,6 @@ fn regression_positions_with_more_than_32_moves_do_not_overflow_the_move_lists()
         .success();
     common::othello(["solve", MOBILE, "x", "--time-limit", "0.2"])
         .assert()
-        .code(2)
+        .code(1)
         .stderr(predicates::str::contains("not solved within the time limit"));
 }
