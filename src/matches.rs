@@ -4,8 +4,6 @@
 
 use std::time::SystemTime;
 
-use rayon::prelude::*;
-
 use crate::color::Color;
 use crate::game::{Forfeit, Game, Status, Turn};
 use crate::position::Position;
@@ -80,7 +78,9 @@ impl SideTotals {
 #[derive(Clone, Debug)]
 pub struct MatchReport {
     pub config: MatchConfig,
-    pub games: Vec<PlayedGame>,
+    /// How many games a player forfeited, and the first few: (game index, the side that failed, why).
+    pub forfeited: u32,
+    pub forfeits: Vec<(u32, Color, String)>,
     pub wins: u32,
     pub draws: u32,
     pub losses: u32,
@@ -162,19 +162,16 @@ pub fn play_game(config: &MatchConfig, index: u32) -> PlayedGame {
     }
 }
 
-/// Plays the whole match on rayon's threads; `on_game_done` is called as each game ends.
-pub fn play_match(config: MatchConfig, on_game_done: &(dyn Fn() + Sync)) -> MatchReport {
-    let games: Vec<PlayedGame> = (0..config.games)
-        .into_par_iter()
-        .map(|index| {
-            let game = play_game(&config, index);
-            on_game_done();
-            game
-        })
-        .collect();
+/// Forfeited games described in a report; the rest are counted.
+pub const FORFEITS_KEPT: usize = 20;
+
+/// Plays the whole match on `threads` threads; `on_game` sees each game in order as soon as all
+/// before it are done, and nothing of a game is kept after it: memory does not grow with the match.
+pub fn play_match(config: MatchConfig, threads: usize, mut on_game: impl FnMut(&PlayedGame)) -> MatchReport {
     let mut report = MatchReport {
         config,
-        games: Vec::new(),
+        forfeited: 0,
+        forfeits: Vec::new(),
         wins: 0,
         draws: 0,
         losses: 0,
@@ -183,14 +180,36 @@ pub fn play_match(config: MatchConfig, on_game_done: &(dyn Fn() + Sync)) -> Matc
         a_totals: SideTotals::default(),
         b_totals: SideTotals::default(),
     };
-    for played in &games {
+    let config = report.config.clone();
+    crate::parallel::ordered(
+        config.games as usize,
+        threads,
+        |index| play_game(&config, index as u32),
+        |_, played| {
+            report.add(&played);
+            on_game(&played);
+            true
+        },
+    );
+    report
+}
+
+impl MatchReport {
+    fn add(&mut self, played: &PlayedGame) {
         let (a, b) = played.discs();
-        report.a_discs += u64::from(a);
-        report.b_discs += u64::from(b);
+        self.a_discs += u64::from(a);
+        self.b_discs += u64::from(b);
         match a.cmp(&b) {
-            std::cmp::Ordering::Greater => report.wins += 1,
-            std::cmp::Ordering::Equal => report.draws += 1,
-            std::cmp::Ordering::Less => report.losses += 1,
+            std::cmp::Ordering::Greater => self.wins += 1,
+            std::cmp::Ordering::Equal => self.draws += 1,
+            std::cmp::Ordering::Less => self.losses += 1,
+        }
+        if let Some(forfeit) = &played.forfeit {
+            self.forfeited += 1;
+            if self.forfeits.len() < FORFEITS_KEPT {
+                self.forfeits
+                    .push((played.index, forfeit.side, forfeit.failed.describe()));
+            }
         }
         for turn in &played.game.turns()[played.opening_turns..] {
             if let Turn::Move {
@@ -200,9 +219,9 @@ pub fn play_match(config: MatchConfig, on_game_done: &(dyn Fn() + Sync)) -> Matc
             } = turn
             {
                 let totals = if *side == played.a_color {
-                    &mut report.a_totals
+                    &mut self.a_totals
                 } else {
-                    &mut report.b_totals
+                    &mut self.b_totals
                 };
                 totals.moves += 1;
                 totals.nodes += stats.nodes;
@@ -210,6 +229,4 @@ pub fn play_match(config: MatchConfig, on_game_done: &(dyn Fn() + Sync)) -> Matc
             }
         }
     }
-    report.games = games;
-    report
 }

@@ -15,9 +15,12 @@ pub fn ordered<T: Send>(
 ) {
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let (results, received) = mpsc::channel();
+    // A bounded channel: a worker that runs ahead of the report waits, so memory stays bounded
+    // however many items there are.
+    let threads = threads.clamp(1, total.max(1));
+    let (results, received) = mpsc::sync_channel(threads);
     std::thread::scope(|scope| {
-        for _ in 0..threads.clamp(1, total.max(1)) {
+        for _ in 0..threads {
             let results = results.clone();
             let (next, stop, work) = (&next, &stop, &work);
             scope.spawn(move || {

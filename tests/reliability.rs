@@ -2,6 +2,8 @@
 
 mod common;
 
+use std::os::unix::fs::FileTypeExt;
+
 use predicates::prelude::*;
 use serde_json::Value;
 
@@ -214,4 +216,169 @@ fn counts_of_one_are_singular() {
         .stdout(
             predicates::str::contains("1 game (seed 1)").and(predicates::str::contains("0 wins, 0 draws, 1 loss:")),
         );
+}
+
+#[test]
+fn logs_write_through_fifos_and_follow_symlinks() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("fifo");
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
+    };
+    common::othello([
+        "match",
+        "random",
+        "random",
+        "--games",
+        "2",
+        "--log",
+        fifo.to_str().unwrap(),
+    ])
+    .assert()
+    .success();
+    let written = reader.join().unwrap();
+    assert_eq!(written.lines().count(), 2, "both games went through the FIFO");
+    assert!(
+        std::fs::metadata(&fifo).unwrap().file_type().is_fifo(),
+        "the FIFO is still a FIFO"
+    );
+
+    let target = dir.path().join("real.jsonl");
+    std::fs::write(&target, "old\n").unwrap();
+    let link = dir.path().join("link.jsonl");
+    std::os::unix::fs::symlink("real.jsonl", &link).unwrap();
+    common::othello([
+        "match",
+        "random",
+        "random",
+        "--games",
+        "2",
+        "--log",
+        link.to_str().unwrap(),
+    ])
+    .assert()
+    .success();
+    assert!(
+        std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink(),
+        "the link stays a link"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&target).unwrap().lines().count(),
+        2,
+        "its target holds the log"
+    );
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+#[test]
+fn outputs_are_checked_before_any_game_is_played() {
+    let started = std::time::Instant::now();
+    common::othello([
+        "match",
+        "random",
+        "random",
+        "--games",
+        "100000",
+        "--log",
+        "/no/such/dir/x.jsonl",
+    ])
+    .assert()
+    .code(2)
+    .stdout("")
+    .stderr(predicates::str::contains("cannot write /no/such/dir/x.jsonl"));
+    common::othello(["play", "--log", "/no/such/dir/g.json"])
+        .write_stdin("d3\n")
+        .assert()
+        .code(2)
+        .stdout("");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(5),
+        "nothing was played first"
+    );
+}
+
+/// The resident memory of a process, in kB.
+fn resident_kb(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let line = status.lines().find(|l| l.starts_with("VmRSS:")).unwrap();
+    line.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+#[test]
+fn a_match_of_four_billion_games_streams_in_bounded_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("games.jsonl");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("othello"))
+        .args([
+            "match",
+            "random",
+            "random",
+            "--games",
+            "4294967295",
+            "--threads",
+            "1",
+            "--log",
+        ])
+        .arg(&log)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let early = resident_kb(child.id());
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let late = resident_kb(child.id());
+    assert!(child.try_wait().unwrap().is_none(), "still playing, not aborted");
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(late < 64 * 1024, "{late} kB resident");
+    assert!(late < early + 8 * 1024, "memory grew from {early} kB to {late} kB");
+}
+
+#[test]
+fn play_keeps_its_log_current_when_input_is_not_text_or_the_game_is_left() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("game.json");
+    common::othello(["play", "--log", log.to_str().unwrap()])
+        .write_stdin(b"d3\n\xff\xfe\n".to_vec())
+        .assert()
+        .success();
+    let replayed = common::othello(["replay", log.to_str().unwrap()]).output().unwrap();
+    assert!(
+        String::from_utf8_lossy(&replayed.stdout).contains("2 moves"),
+        "d3 and the reply were kept"
+    );
+
+    // Left by a signal mid-game: the moves made so far are in the log already.
+    let log = dir.path().join("left.json");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("othello"))
+        .args(["play", "--log"])
+        .arg(&log)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    use std::io::Write as _;
+    child.stdin.as_mut().unwrap().write_all(b"d3\n").unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !std::fs::read_to_string(&log).is_ok_and(|t| t.contains("\"d3\"") && t.matches("\"side\"").count() >= 2) {
+        assert!(std::time::Instant::now() < deadline, "the log never showed the moves");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    child.wait().unwrap();
+    common::othello(["replay", log.to_str().unwrap()]).assert().success();
 }

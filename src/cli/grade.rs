@@ -10,8 +10,9 @@ use std::time::Duration;
 use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
 
+use super::Refused;
 use super::display::Progress;
-use super::{Destination, Refused, is_stdout};
+use super::output::{Output, is_stdout};
 use crate::course::grade::{self, Case, Outcome, Program, Settings, Summary, Verdict};
 use crate::course::judge::Judge;
 use crate::course::report;
@@ -312,8 +313,8 @@ struct Outputs {
     /// The report for people, unless a machine report takes stdout.
     text: Option<std::io::Stdout>,
     json: Option<Box<dyn Write>>,
-    csv: Option<Destination>,
-    html: Option<Destination>,
+    csv: Option<Output>,
+    html: Option<Output>,
 }
 
 impl Outputs {
@@ -340,8 +341,8 @@ impl Outputs {
         Ok(Outputs {
             text: to_stdout.is_empty().then(std::io::stdout),
             json,
-            csv: args.csv.as_deref().map(Destination::open).transpose()?,
-            html: args.html.as_deref().map(Destination::open).transpose()?,
+            csv: args.csv.as_deref().map(Output::open).transpose()?,
+            html: args.html.as_deref().map(Output::open).transpose()?,
         })
     }
 
@@ -376,7 +377,7 @@ impl Outputs {
         args: &GradeArgs,
     ) -> Result<()> {
         if let Some(csv) = self.csv {
-            csv.write(&report::csv(programs, summaries, &settings.judges))?;
+            csv.finish(&report::csv(programs, summaries, &settings.judges))?;
         }
         if let Some(html) = self.html {
             let pages: Vec<report::ProgramPage> = programs
@@ -390,7 +391,7 @@ impl Outputs {
                 })
                 .collect();
             let title = format!("Grading report: {}", args.cases.display());
-            html.write(&report::html(&title, &pages, cases, &settings.judges, &settings.limits))?;
+            html.finish(&report::html(&title, &pages, cases, &settings.judges, &settings.limits))?;
         }
         Ok(())
     }

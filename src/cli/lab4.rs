@@ -9,7 +9,8 @@ use clap::Args;
 use serde_json::json;
 
 use super::display::counted;
-use super::{ClockArgs, Destination, Refused, write_stdout};
+use super::output::Output;
+use super::{ClockArgs, Refused, write_stdout};
 use crate::course::moderator::{self, GameLine, Lab4Config, Lab4Tally};
 use crate::strategy::StrategySpec;
 
@@ -59,7 +60,7 @@ pub fn run(args: Lab4Args) -> Result<()> {
         worst: args.worst as usize,
         threads: args.threads as usize,
     };
-    let mut log = args.log.as_deref().map(Destination::open).transpose()?;
+    let mut log = args.log.as_deref().map(Output::open).transpose()?;
     let (player, opponent) = (config.player.to_string(), config.opponent.to_string());
     let mut log_error = None;
     let tally = moderator::run(&config, |played, tally| {
@@ -84,7 +85,7 @@ pub fn run(args: Lab4Args) -> Result<()> {
         return Err(error);
     }
     if let Some(log) = log {
-        log.write("")?;
+        log.finish("")?;
     }
     write_stdout(&if args.json {
         json_report(&config, &tally)

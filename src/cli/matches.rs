@@ -2,14 +2,15 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Args;
 use serde_json::json;
 
 use super::display::{Progress, counted};
+use super::output::Output;
 use super::write_stdout;
 use crate::color::Color;
-use crate::log::{GameLog, write_atomically};
+use crate::log::GameLog;
 use crate::matches::{MatchConfig, MatchReport, PlayedGame, SideTotals, play_match};
 use crate::strategy::StrategySpec;
 
@@ -50,30 +51,35 @@ pub fn run(args: MatchArgs) -> Result<()> {
         seed: args.seed,
         opening_plies: args.openings,
     };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads.unwrap_or(0) as usize)
-        .build()
-        .context("cannot start the match's threads")?;
+    let mut log = args.log.as_deref().map(Output::open).transpose()?;
+    let threads = args.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |n| n as usize,
+    );
     let progress = Progress::new(args.games as usize, "games");
-    let report = pool.install(|| play_match(config, &|| progress.tick()));
+    let (a, b) = (config.a.to_string(), config.b.to_string());
+    let mut log_error = None;
+    let report = play_match(config, threads, |played| {
+        progress.tick();
+        if let Some(log) = &mut log
+            && log_error.is_none()
+            && let Err(error) = game_log_line(played, &a, &b).and_then(|line| log.append(&line))
+        {
+            log_error = Some(error);
+        }
+    });
     progress.finish();
-    if let Some(path) = &args.log {
-        write_atomically(path, &match_log(&report)?).with_context(|| format!("cannot write {}", path.display()))?;
+    if let Some(error) = log_error {
+        return Err(error);
+    }
+    if let Some(log) = log {
+        log.finish("")?;
     }
     write_stdout(&if args.json {
         json_report(&report)
     } else {
         text_report(&report)
     })
-}
-
-fn match_log(report: &MatchReport) -> Result<String> {
-    let (a, b) = (report.config.a.to_string(), report.config.b.to_string());
-    report
-        .games
-        .iter()
-        .map(|played| game_log_line(played, &a, &b))
-        .collect()
 }
 
 /// One game of a match as a line of the JSON Lines log.
@@ -111,7 +117,7 @@ fn json_report(report: &MatchReport) -> String {
         "disc_share": report.disc_share(),
         "a_discs": report.a_discs,
         "b_discs": report.b_discs,
-        "forfeits": report.games.iter().filter(|g| g.forfeit.is_some()).count(),
+        "forfeits": report.forfeited,
         "reproducible": config.a.is_reproducible() && config.b.is_reproducible(),
     })
     .to_string()
@@ -155,15 +161,12 @@ fn text_report(report: &MatchReport) -> String {
 /// Forfeited games, and whether the same seed gives the same games again.
 fn match_notes(report: &MatchReport) -> String {
     let mut notes = String::new();
-    for played in report.games.iter() {
-        if let Some(forfeit) = &played.forfeit {
-            notes += &format!(
-                "  game {}: {} forfeited it: {}\n",
-                played.index + 1,
-                forfeit.side.lab_char(),
-                forfeit.failed.describe()
-            );
-        }
+    for (index, side, why) in &report.forfeits {
+        notes += &format!("  game {}: {} forfeited it: {why}\n", index + 1, side.lab_char());
+    }
+    let more = report.forfeited as usize - report.forfeits.len();
+    if more > 0 {
+        notes += &format!("  ... and {more} more forfeited games\n");
     }
     if !(report.config.a.is_reproducible() && report.config.b.is_reproducible()) {
         notes += "  (a timed engine or a program plays: the same seed may not give the same games)\n";

@@ -6,6 +6,7 @@ mod graders;
 mod lab4;
 mod lookahead;
 mod matches;
+mod output;
 mod perft;
 mod play;
 mod replay;
@@ -14,7 +15,6 @@ mod tournament;
 
 use std::ffi::OsString;
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, anyhow, bail};
 use clap::{Parser, Subcommand};
@@ -267,60 +267,6 @@ pub fn seconds(text: &str) -> std::result::Result<std::time::Duration, String> {
     match text.parse::<f64>() {
         Ok(value) if value > 0.0 && value <= 86_400.0 => Ok(std::time::Duration::from_secs_f64(value)),
         _ => Err(format!("{text:?} is not a number of seconds in (0, 86400]")),
-    }
-}
-
-/// A report written whole at the end: to stdout, or to a file through a temporary file and a rename.
-pub enum Destination {
-    Stdout,
-    File(tempfile::NamedTempFile, PathBuf),
-}
-
-pub fn is_stdout(path: &Path) -> bool {
-    path.as_os_str() == "-"
-}
-
-impl Destination {
-    /// Adds to what the destination will hold (stdout is written at once).
-    pub fn append(&mut self, contents: &str) -> Result<()> {
-        match self {
-            Destination::Stdout => write_stdout(contents),
-            Destination::File(temporary, path) => temporary
-                .write_all(contents.as_bytes())
-                .with_context(|| format!("cannot write {}", path.display())),
-        }
-    }
-
-    /// Opens the destination now, so that a path that cannot be written fails before any work.
-    pub fn open(path: &Path) -> Result<Destination> {
-        if is_stdout(path) {
-            return Ok(Destination::Stdout);
-        }
-        let folder = path
-            .parent()
-            .filter(|p| !p.as_os_str().is_empty())
-            .unwrap_or(Path::new("."));
-        let temporary = tempfile::Builder::new()
-            .prefix(".othello-")
-            .tempfile_in(folder)
-            .with_context(|| format!("cannot write {}", path.display()))?;
-        Ok(Destination::File(temporary, path.to_path_buf()))
-    }
-
-    pub fn write(self, contents: &str) -> Result<()> {
-        match self {
-            Destination::Stdout => write_stdout(contents),
-            Destination::File(mut temporary, path) => {
-                temporary
-                    .write_all(contents.as_bytes())
-                    .and_then(|()| temporary.as_file().sync_all())
-                    .with_context(|| format!("cannot write {}", path.display()))?;
-                temporary
-                    .persist(&path)
-                    .with_context(|| format!("cannot write {}", path.display()))?;
-                Ok(())
-            }
-        }
     }
 }
 

@@ -9,10 +9,11 @@ use std::time::{Instant, SystemTime};
 use anyhow::{Context, Result};
 use clap::Args;
 
+use super::output::Output;
 use super::{display, write_stdout};
 use crate::color::Color;
 use crate::game::{Forfeit, Game, MoveStats, Status, Turn};
-use crate::log::{GameLog, write_atomically};
+use crate::log::GameLog;
 use crate::position::Position;
 use crate::square::Square;
 use crate::strategy::{Strategy, StrategySpec};
@@ -82,6 +83,10 @@ pub fn run(args: PlayArgs) -> Result<()> {
         })
     };
     let players = [prepared(&args.black)?, prepared(&args.white)?];
+    // The log is opened before the game and kept current after every turn: a game left by Ctrl-C,
+    // or by input that cannot be read, keeps every move made so far.
+    let mut log = args.log.as_deref().map(Output::open).transpose()?;
+    let mut logged_turns = None;
     let mut strategies: Vec<Option<Box<dyn Strategy>>> = players
         .iter()
         .zip([args.seed, args.seed.wrapping_add(1)])
@@ -101,6 +106,12 @@ pub fn run(args: PlayArgs) -> Result<()> {
     let mut shown = false;
     let mut forfeit = None;
     let finished = loop {
+        if let Some(log) = &mut log
+            && logged_turns != Some(game.turns().len())
+        {
+            log.publish(&game_log(&game, &args, started, None)?)?;
+            logged_turns = Some(game.turns().len());
+        }
         if !shown {
             let marked = match game.status() {
                 Status::ToMove(side) if players[side.index()] == Player::Human => game.position().moves(),
@@ -154,11 +165,13 @@ pub fn run(args: PlayArgs) -> Result<()> {
                 }
                 out += &format!("{} ({side}) to move> ", side.lab_char());
                 write_stdout(&std::mem::take(&mut out))?;
-                let mut line = String::new();
-                if input.read_line(&mut line).context("cannot read the input")? == 0 {
+                let mut bytes = Vec::new();
+                if input.read_until(b'\n', &mut bytes).context("cannot read the input")? == 0 {
                     out += "\nEnd of input: the game is left unfinished.\n";
                     break false;
                 }
+                // A line that is not text is read as far as it goes; it will not be a move.
+                let line = String::from_utf8_lossy(&bytes);
                 match line.trim() {
                     "" => {}
                     "quit" | "exit" => {
@@ -206,20 +219,27 @@ pub fn run(args: PlayArgs) -> Result<()> {
             None => format!("Game over: black {black}, white {white}. A draw.\n"),
         };
     }
-    if let Some(path) = &args.log {
-        let mut log = GameLog::from_game(
-            &game,
-            &args.black.to_string(),
-            &args.white.to_string(),
-            (started, SystemTime::now()),
-        );
-        if let Some(forfeit) = &forfeit {
-            log.record_forfeit(forfeit);
+    if let Some(mut log) = log {
+        log.publish(&game_log(&game, &args, started, forfeit.as_ref())?)?;
+        if let Some(path) = &args.log {
+            out += &format!("The game log is in {}.\n", path.display());
         }
-        let json = serde_json::to_string_pretty(&log)? + "\n";
-        write_atomically(path, &json).with_context(|| format!("cannot write {}", path.display()))?;
     }
     write_stdout(&out)
+}
+
+/// The game as its JSON log, with the forfeit if a program gave no move.
+fn game_log(game: &Game, args: &PlayArgs, started: SystemTime, forfeit: Option<&Forfeit>) -> Result<String> {
+    let mut log = GameLog::from_game(
+        game,
+        &args.black.to_string(),
+        &args.white.to_string(),
+        (started, SystemTime::now()),
+    );
+    if let Some(forfeit) = forfeit {
+        log.record_forfeit(forfeit);
+    }
+    Ok(serde_json::to_string_pretty(&log)? + "\n")
 }
 
 fn capitalised(color: Color) -> &'static str {

@@ -7,7 +7,8 @@ use anyhow::{Result, bail};
 use clap::Args;
 use serde_json::json;
 
-use super::{ClockArgs, Destination, write_stdout};
+use super::output::{Output, is_stdout};
+use super::{ClockArgs, write_stdout};
 use crate::course::tournament::{self, Format, Standing, TournamentConfig};
 use crate::strategy::StrategySpec;
 
@@ -46,7 +47,7 @@ pub struct TournamentArgs {
 }
 
 pub fn run(args: TournamentArgs) -> Result<()> {
-    if args.json && args.csv.as_deref().is_some_and(super::is_stdout) {
+    if args.json && args.csv.as_deref().is_some_and(is_stdout) {
         bail!("bad argument \"-\": --json already writes to stdout");
     }
     let players = args
@@ -67,8 +68,8 @@ pub fn run(args: TournamentArgs) -> Result<()> {
             |n| n as usize,
         ),
     };
-    let mut log = args.log.as_deref().map(Destination::open).transpose()?;
-    let mut csv = args.csv.as_deref().map(Destination::open).transpose()?;
+    let mut log = args.log.as_deref().map(Output::open).transpose()?;
+    let mut csv = args.csv.as_deref().map(Output::open).transpose()?;
     let names: Vec<String> = config.players.iter().map(ToString::to_string).collect();
     let mut log_error = None;
     let mut games = 0;
@@ -85,7 +86,7 @@ pub fn run(args: TournamentArgs) -> Result<()> {
         return Err(error);
     }
     if let Some(log) = log {
-        log.write("")?;
+        log.finish("")?;
     }
     let reproducible = config.players.iter().all(StrategySpec::is_reproducible);
     if let Some(csv) = csv.take() {
@@ -105,9 +106,9 @@ pub fn run(args: TournamentArgs) -> Result<()> {
                 s.discs
             );
         }
-        csv.write(&text)?;
+        csv.finish(&text)?;
     }
-    if args.csv.as_deref().is_some_and(super::is_stdout) {
+    if args.csv.as_deref().is_some_and(is_stdout) {
         return Ok(());
     }
     let title = match config.format {
