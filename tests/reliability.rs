@@ -382,3 +382,68 @@ fn play_keeps_its_log_current_when_input_is_not_text_or_the_game_is_left() {
     child.wait().unwrap();
     common::othello(["replay", log.to_str().unwrap()]).assert().success();
 }
+
+/// The names in a folder that look like temporary files.
+fn temporaries(dir: &std::path::Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".tmp") || name.starts_with(".othello"))
+        .collect()
+}
+
+#[test]
+fn a_stopping_signal_removes_the_temporary_log() {
+    let dir = tempfile::tempdir().unwrap();
+    for signal in [libc::SIGINT, libc::SIGTERM] {
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("othello"))
+            .args([
+                "match",
+                "random",
+                "random",
+                "--games",
+                "4000000000",
+                "--threads",
+                "1",
+                "--log",
+            ])
+            .arg(dir.path().join("games.jsonl"))
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while temporaries(dir.path()).is_empty() {
+            assert!(std::time::Instant::now() < deadline, "no temporary log appeared");
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        unsafe { libc::kill(child.id() as i32, signal) };
+        child.wait().unwrap();
+        assert_eq!(temporaries(dir.path()), Vec::<String>::new(), "signal {signal}");
+    }
+}
+
+#[test]
+fn cases_that_cannot_be_written_leave_nothing_half_made() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = dir.path().join("cases");
+    // Files may hold 4 kB at most: a whole game's transcript is longer, so a write fails midway.
+    let script = format!(
+        "trap '' XFSZ; ulimit -f 8; exec {} cases --count 200 {}",
+        assert_cmd::cargo::cargo_bin("othello").display(),
+        cases.display()
+    );
+    let output = std::process::Command::new("sh").args(["-c", &script]).output().unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(!cases.exists(), "no case folder");
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "and nothing beside it"
+    );
+}

@@ -10,6 +10,7 @@ mod output;
 mod perft;
 mod play;
 mod replay;
+mod signals;
 mod solve;
 mod tournament;
 

@@ -9,14 +9,14 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 
-use super::write_stdout;
+use super::{signals, write_stdout};
 
 pub enum Output {
     Stdout,
     /// A special file, written as the text comes.
     Direct(File, PathBuf),
     /// A regular file (new or to replace), built in a temporary file in the same folder.
-    Atomic(Option<tempfile::NamedTempFile>, PathBuf),
+    Atomic(Option<Temporary>, PathBuf),
 }
 
 /// `-` names stdout.
@@ -43,8 +43,32 @@ fn resolve(path: &Path) -> Result<PathBuf> {
     bail!("cannot write {}: too many symbolic links", path.display())
 }
 
+/// A temporary file, removed if a signal stops the program before it is renamed into place.
+pub struct Temporary {
+    file: tempfile::NamedTempFile,
+    _registered: signals::Registered,
+}
+
+impl Temporary {
+    fn write_all(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        self.file.write_all(bytes)
+    }
+
+    /// Syncs the file and renames it to `path`.
+    fn persist(self, path: &Path) -> Result<()> {
+        self.file
+            .as_file()
+            .sync_all()
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        self.file
+            .persist(path)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        Ok(())
+    }
+}
+
 /// A temporary file in the folder of `path`, with the permissions `path` has (a new file: rw-r--r--).
-fn temporary_beside(path: &Path) -> Result<tempfile::NamedTempFile> {
+fn temporary_beside(path: &Path) -> Result<Temporary> {
     use std::os::unix::fs::PermissionsExt;
     let folder = path
         .parent()
@@ -66,7 +90,11 @@ fn temporary_beside(path: &Path) -> Result<tempfile::NamedTempFile> {
         .map_err(cannot)?;
     let permissions = fs::metadata(path).map_or_else(|_| fs::Permissions::from_mode(0o644), |meta| meta.permissions());
     file.as_file().set_permissions(permissions).map_err(cannot)?;
-    Ok(file)
+    let registered = signals::remove_on_stop(file.path());
+    Ok(Temporary {
+        file,
+        _registered: registered,
+    })
 }
 
 impl Output {
@@ -117,11 +145,8 @@ impl Output {
             None => temporary_beside(path)?,
         };
         file.write_all(text.as_bytes())
-            .and_then(|()| file.as_file().sync_all())
             .with_context(|| format!("cannot write {}", path.display()))?;
-        file.persist(&*path)
-            .with_context(|| format!("cannot write {}", path.display()))?;
-        Ok(())
+        file.persist(path)
     }
 
     /// Writes what is left and puts a regular file in place.
@@ -138,11 +163,8 @@ impl Output {
                     None => temporary_beside(&path)?,
                 };
                 file.write_all(text.as_bytes())
-                    .and_then(|()| file.as_file().sync_all())
                     .with_context(|| format!("cannot write {}", path.display()))?;
                 file.persist(&path)
-                    .with_context(|| format!("cannot write {}", path.display()))?;
-                Ok(())
             }
         }
     }
