@@ -59,6 +59,12 @@ pub struct MoveLog {
     pub name: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub flipped: Vec<u8>,
+    /// The flipped squares by name (`"d4"`), as seed 003's log has them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flipped_names: Vec<String>,
+    /// The board after the turn, in the lab's 64-character form.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub board: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<i32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -99,6 +105,17 @@ pub enum ReplayError {
     Result(String),
 }
 
+/// Whether a turn's logged board, when the log has one, is the board the moves give.
+fn check_board(game: &Game, logged: &MoveLog) -> Result<(), String> {
+    let actual = lab_board::format(game.position()).to_ascii_lowercase();
+    match &logged.board {
+        Some(board) if board.to_ascii_lowercase() != actual => {
+            Err(format!("the board after it is {actual}, the log says {board}"))
+        }
+        _ => Ok(()),
+    }
+}
+
 /// A game's condensed transcript, with a failure's code last.
 pub fn transcript(turns: &[Turn], code: Option<u8>) -> String {
     let mut entries: Vec<Entry> = turns
@@ -124,35 +141,49 @@ fn verdict(game: &Game) -> String {
 
 impl GameLog {
     pub fn from_game(game: &Game, black: &str, white: &str, times: (SystemTime, SystemTime)) -> GameLog {
+        let mut replayed = Game::new(game.start());
         let moves = game
             .turns()
             .iter()
-            .map(|turn| match *turn {
-                Turn::Pass { side } => MoveLog {
-                    side,
-                    pass: true,
-                    square: None,
-                    name: None,
-                    flipped: Vec::new(),
-                    value: None,
-                    nodes: None,
-                    ms: None,
-                },
-                Turn::Move {
-                    side,
-                    square,
-                    flipped,
-                    stats,
-                } => MoveLog {
-                    side,
-                    pass: false,
-                    square: Some(square.index() as u8),
-                    name: Some(square.to_string()),
-                    flipped: flipped.squares().map(|s| s.index() as u8).collect(),
-                    value: stats.and_then(|s| s.value),
-                    nodes: stats.map(|s| s.nodes),
-                    ms: stats.map(|s| (s.seconds * 1e6).round() / 1e3),
-                },
+            .map(|turn| {
+                match *turn {
+                    Turn::Pass { .. } => replayed.pass().expect("the game's own pass"),
+                    Turn::Move { square, .. } => {
+                        replayed.play(square, None).expect("the game's own move");
+                    }
+                }
+                let board = Some(lab_board::format(replayed.position()).to_ascii_lowercase());
+                match *turn {
+                    Turn::Pass { side } => MoveLog {
+                        side,
+                        pass: true,
+                        square: None,
+                        name: None,
+                        flipped: Vec::new(),
+                        flipped_names: Vec::new(),
+                        board,
+                        value: None,
+                        nodes: None,
+                        ms: None,
+                    },
+                    Turn::Move {
+                        side,
+                        square,
+                        flipped,
+                        stats,
+                    } => MoveLog {
+                        side,
+                        pass: false,
+                        square: Some(square.index() as u8),
+                        name: Some(square.to_string()),
+                        flipped: flipped.squares().map(|s| s.index() as u8).collect(),
+                        flipped_names: flipped.squares().map(|s| s.to_string()).collect(),
+                        board,
+                        value: stats.and_then(|s| s.value),
+                        nodes: stats.map(|s| s.nodes),
+                        ms: stats.map(|s| (s.seconds * 1e6).round() / 1e3),
+                    },
+                }
             })
             .collect();
         let (black_count, white_count) = game.position().counts();
@@ -214,6 +245,7 @@ impl GameLog {
             if logged.pass {
                 game.pass()
                     .map_err(|_| fail(format!("{to_move} passes but has a legal move or the game is over")))?;
+                check_board(&game, logged).map_err(fail)?;
                 continue;
             }
             let index = logged.square.ok_or_else(|| fail("a move without a square".into()))?;
@@ -239,6 +271,14 @@ impl GameLog {
                     logged.flipped
                 )));
             }
+            let names: Vec<String> = flipped.squares().map(|s| s.to_string()).collect();
+            if !logged.flipped_names.is_empty() && logged.flipped_names != names {
+                return Err(fail(format!(
+                    "{square} flips {names:?}, the log names {:?}",
+                    logged.flipped_names
+                )));
+            }
+            check_board(&game, logged).map_err(fail)?;
         }
         let (black_count, white_count) = game.position().counts();
         if (black_count, white_count) != (self.result.black, self.result.white) {

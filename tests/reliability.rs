@@ -393,9 +393,10 @@ fn temporaries(dir: &std::path::Path) -> Vec<String> {
 }
 
 #[test]
-fn a_stopping_signal_removes_the_temporary_log() {
+fn a_stopped_match_keeps_its_finished_games_and_leaves_no_temporary_file() {
     let dir = tempfile::tempdir().unwrap();
     for signal in [libc::SIGINT, libc::SIGTERM] {
+        let log = dir.path().join(format!("games-{signal}.jsonl"));
         let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("othello"))
             .args([
                 "match",
@@ -407,7 +408,7 @@ fn a_stopping_signal_removes_the_temporary_log() {
                 "1",
                 "--log",
             ])
-            .arg(dir.path().join("games.jsonl"))
+            .arg(&log)
             .stdout(std::process::Stdio::null())
             .spawn()
             .unwrap();
@@ -420,6 +421,13 @@ fn a_stopping_signal_removes_the_temporary_log() {
         unsafe { libc::kill(child.id() as i32, signal) };
         child.wait().unwrap();
         assert_eq!(temporaries(dir.path()), Vec::<String>::new(), "signal {signal}");
+        let kept = std::fs::read_to_string(&log).unwrap();
+        assert!(
+            kept.lines().count() > 10,
+            "signal {signal}: {} games kept",
+            kept.lines().count()
+        );
+        common::othello(["replay", log.to_str().unwrap()]).assert().success();
     }
 }
 
@@ -446,4 +454,38 @@ fn cases_that_cannot_be_written_leave_nothing_half_made() {
         0,
         "and nothing beside it"
     );
+}
+
+#[test]
+fn game_logs_carry_each_board_and_the_flips_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("games.jsonl");
+    common::othello([
+        "match",
+        "random",
+        "greedy",
+        "--games",
+        "2",
+        "--log",
+        log.to_str().unwrap(),
+    ])
+    .assert()
+    .success();
+    let text = std::fs::read_to_string(&log).unwrap();
+    let mut game: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    let first = &game["moves"][0];
+    assert_eq!(first["board"].as_str().unwrap().len(), 64);
+    assert_eq!(
+        first["flipped_names"].as_array().unwrap().len(),
+        first["flipped"].as_array().unwrap().len()
+    );
+    assert!(first["flipped_names"][0].as_str().unwrap().len() == 2, "{first}");
+    // A board that is not the one the moves give is caught.
+    let board = game["moves"][3]["board"].as_str().unwrap().replacen('.', "x", 1);
+    game["moves"][3]["board"] = Value::String(board);
+    std::fs::write(&log, format!("{game}\n")).unwrap();
+    common::othello(["replay", log.to_str().unwrap()])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("turn 4: the board after it is"));
 }

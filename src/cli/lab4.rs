@@ -60,7 +60,7 @@ pub fn run(args: Lab4Args) -> Result<()> {
         worst: args.worst as usize,
         threads: args.threads as usize,
     };
-    let mut log = args.log.as_deref().map(Output::open).transpose()?;
+    let mut log = args.log.as_deref().map(Output::open_lines).transpose()?;
     let (player, opponent) = (config.player.to_string(), config.opponent.to_string());
     let mut log_error = None;
     let tally = moderator::run(&config, |played, tally| {

@@ -51,7 +51,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
         seed: args.seed,
         opening_plies: args.openings,
     };
-    let mut log = args.log.as_deref().map(Output::open).transpose()?;
+    let mut log = args.log.as_deref().map(Output::open_lines).transpose()?;
     let threads = args.threads.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         |n| n as usize,

@@ -100,6 +100,16 @@ fn temporary_beside(path: &Path) -> Result<Temporary> {
 impl Output {
     /// Opens the output now, so that a path that cannot be written fails before any work.
     pub fn open(path: &Path) -> Result<Output> {
+        Output::open_as(path, false)
+    }
+
+    /// Opens a log that is appended to in whole lines (JSON Lines): a run stopped by a signal renames
+    /// what it has into place, so that it keeps every game it finished.
+    pub fn open_lines(path: &Path) -> Result<Output> {
+        Output::open_as(path, true)
+    }
+
+    fn open_as(path: &Path, keep_on_stop: bool) -> Result<Output> {
         if is_stdout(path) {
             return Ok(Output::Stdout);
         }
@@ -113,7 +123,13 @@ impl Output {
                     .with_context(|| format!("cannot write {}", path.display()))?;
                 Ok(Output::Direct(file, target))
             }
-            _ => Ok(Output::Atomic(Some(temporary_beside(&target)?), target)),
+            _ => {
+                let mut temporary = temporary_beside(&target)?;
+                if keep_on_stop {
+                    temporary._registered = signals::keep_on_stop(temporary.file.path(), &target);
+                }
+                Ok(Output::Atomic(Some(temporary), target))
+            }
         }
     }
 

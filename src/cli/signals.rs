@@ -1,6 +1,7 @@
-//! Temporary files removed when the program is stopped by SIGINT, SIGTERM or SIGHUP: the handler
-//! unlinks every registered path (unlink is safe in a signal handler), then lets the signal end the
-//! program as it would have. Only SIGKILL, which nothing can catch, can leave one behind.
+//! Temporary files dealt with when the program is stopped by SIGINT, SIGTERM or SIGHUP: the handler
+//! removes each registered one, or renames it into place when it holds whole lines of a log (unlink
+//! and rename are safe in a signal handler), then lets the signal end the program as it would have.
+//! Only SIGKILL, which nothing can catch, can leave one behind.
 
 use std::ffi::CString;
 use std::path::Path;
@@ -12,14 +13,22 @@ use std::sync::atomic::{AtomicPtr, Ordering};
 const SLOTS: usize = 32;
 
 static PATHS: [AtomicPtr<libc::c_char>; SLOTS] = [const { AtomicPtr::new(ptr::null_mut()) }; SLOTS];
+/// For each slot, where its file goes on a stop (null: it is removed).
+static TARGETS: [AtomicPtr<libc::c_char>; SLOTS] = [const { AtomicPtr::new(ptr::null_mut()) }; SLOTS];
 static INSTALL: Once = Once::new();
 
 extern "C" fn remove_and_stop(signal: libc::c_int) {
-    for slot in &PATHS {
+    for (slot, target) in PATHS.iter().zip(&TARGETS) {
         let path = slot.load(Ordering::SeqCst);
-        if !path.is_null() {
-            // SAFETY: a registered path is a valid C string that is never freed (see `Registered`).
-            unsafe { libc::unlink(path) };
+        let target = target.load(Ordering::SeqCst);
+        // SAFETY: registered paths are valid C strings that are never freed (see `Registered`).
+        unsafe {
+            if path.is_null() {
+            } else if target.is_null() {
+                libc::unlink(path);
+            } else {
+                libc::rename(path, target);
+            }
         }
     }
     // SAFETY: restoring the default action and raising the signal again are async-signal-safe.
@@ -44,16 +53,35 @@ pub struct Registered(Option<usize>);
 
 /// Registers `path` for removal on SIGINT, SIGTERM and SIGHUP.
 pub fn remove_on_stop(path: &Path) -> Registered {
+    register(path, None)
+}
+
+/// Registers `path`, a log written in whole lines, to be renamed to `target` on a stop: a stopped
+/// run keeps what it had finished.
+pub fn keep_on_stop(path: &Path, target: &Path) -> Registered {
+    register(path, Some(target))
+}
+
+/// A path as a C string that is never freed: the handler may read it at any moment (a few bytes per
+/// temporary file).
+fn leaked(path: &Path) -> Option<*mut libc::c_char> {
+    CString::new(path.as_os_str().as_encoded_bytes())
+        .ok()
+        .map(CString::into_raw)
+}
+
+fn register(path: &Path, target: Option<&Path>) -> Registered {
     install();
-    let Ok(path) = CString::new(path.as_os_str().as_encoded_bytes()) else {
+    let (Some(raw), target) = (leaked(path), target.and_then(leaked)) else {
         return Registered(None);
     };
-    // Never freed: the handler may read it at any moment; a few bytes per temporary file.
-    let raw = path.into_raw();
     let slot = PATHS.iter().position(|slot| {
         slot.compare_exchange(ptr::null_mut(), raw, Ordering::SeqCst, Ordering::SeqCst)
             .is_ok()
     });
+    if let Some(slot) = slot {
+        TARGETS[slot].store(target.unwrap_or(ptr::null_mut()), Ordering::SeqCst);
+    }
     Registered(slot)
 }
 
@@ -61,6 +89,7 @@ impl Drop for Registered {
     fn drop(&mut self) {
         if let Some(slot) = self.0 {
             PATHS[slot].store(ptr::null_mut(), Ordering::SeqCst);
+            TARGETS[slot].store(ptr::null_mut(), Ordering::SeqCst);
         }
     }
 }

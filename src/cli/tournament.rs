@@ -68,7 +68,7 @@ pub fn run(args: TournamentArgs) -> Result<()> {
             |n| n as usize,
         ),
     };
-    let mut log = args.log.as_deref().map(Output::open).transpose()?;
+    let mut log = args.log.as_deref().map(Output::open_lines).transpose()?;
     let mut csv = args.csv.as_deref().map(Output::open).transpose()?;
     let names: Vec<String> = config.players.iter().map(ToString::to_string).collect();
     let mut log_error = None;
