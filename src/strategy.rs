@@ -13,7 +13,7 @@ use crate::eval::{Eval, weighted_score};
 use crate::position::Position;
 use crate::rng::SeededRng;
 use crate::search::alphabeta::alphabeta;
-use crate::search::engine::{DEFAULT_MILLISECONDS, Engine};
+use crate::search::engine::{Budget, DEFAULT_MILLISECONDS, Engine};
 use crate::search::minimax::minimax;
 use crate::search::{Scoring, SearchResult};
 use crate::square::Square;
@@ -114,6 +114,10 @@ pub enum StrategySpec {
     Engine {
         milliseconds: u64,
     },
+    /// The same engine with a budget of nodes a move: the same games on every machine.
+    EngineNodes {
+        nodes: u64,
+    },
     /// A student's program, in one of the course's forms.
     Program(Arc<ProgramSpec>),
 }
@@ -126,7 +130,7 @@ pub const DEFAULT_EVAL: Eval = Eval::Weights;
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "unknown strategy {0:?}: expected random, greedy, weighted, preferred, minimax:DEPTH[:EVAL], alphabeta:DEPTH[:EVAL], lookahead:K, engine[:MILLISECONDS, 1..3600000], argv:COMMAND, quickmove:FILE.py or strategy:FILE.py (EVAL: discs, weights, mobility, corners; DEPTH 1..{MAX_DEPTH})"
+    "unknown strategy {0:?}: expected random, greedy, weighted, preferred, minimax:DEPTH[:EVAL], alphabeta:DEPTH[:EVAL], lookahead:K, engine[:MILLISECONDS, 1..3600000], engine:nodes=N, argv:COMMAND, quickmove:FILE.py or strategy:FILE.py (EVAL: discs, weights, mobility, corners; DEPTH 1..{MAX_DEPTH})"
 )]
 pub struct UnknownStrategy(pub String);
 
@@ -168,6 +172,10 @@ impl FromStr for StrategySpec {
             ["engine"] => Ok(StrategySpec::Engine {
                 milliseconds: DEFAULT_MILLISECONDS,
             }),
+            ["engine", budget] if budget.starts_with("nodes=") => match budget["nodes=".len()..].parse::<u64>() {
+                Ok(nodes @ 1..=100_000_000_000) => Ok(StrategySpec::EngineNodes { nodes }),
+                _ => Err(unknown()),
+            },
             ["engine", ms] => match ms.parse::<u64>() {
                 Ok(milliseconds @ 1..=3_600_000) => Ok(StrategySpec::Engine { milliseconds }),
                 _ => Err(unknown()),
@@ -188,6 +196,7 @@ impl fmt::Display for StrategySpec {
             StrategySpec::AlphaBeta { depth, eval } => write!(f, "alphabeta:{depth}:{eval}"),
             StrategySpec::Lookahead { depth } => write!(f, "lookahead:{depth}"),
             StrategySpec::Engine { milliseconds } => write!(f, "engine:{milliseconds}"),
+            StrategySpec::EngineNodes { nodes } => write!(f, "engine:nodes={nodes}"),
             StrategySpec::Program(program) => write!(f, "{}{}", program.form.prefix(), program.target),
         }
     }
@@ -217,6 +226,7 @@ impl StrategySpec {
                 search: alphabeta,
             }),
             StrategySpec::Engine { milliseconds } => Box::new(EngineStrategy(Engine::new(milliseconds))),
+            StrategySpec::EngineNodes { nodes } => Box::new(EngineStrategy(Engine::with_budget(Budget::Nodes(nodes)))),
             StrategySpec::Program(ref program) => Box::new(ProgramPlayer::new(Arc::clone(program))),
         }
     }

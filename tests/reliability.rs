@@ -489,3 +489,54 @@ fn game_logs_carry_each_board_and_the_flips_by_name() {
         .code(2)
         .stderr(predicates::str::contains("turn 4: the board after it is"));
 }
+
+#[test]
+fn the_engine_values_a_forced_move_instead_of_reporting_zero() {
+    use othello::search::engine::{Budget, Engine};
+    let mut rng = othello::rng::SeededRng::new(11);
+    let mut found = 0;
+    while found < 5 {
+        let mut position = othello::Position::START;
+        while !position.is_game_over() {
+            position = position.after_forced_pass();
+            if position.moves().count() == 1 && position.board.empty_count() > 24 {
+                let choice = Engine::with_budget(Budget::Nodes(20_000)).choose(position.board);
+                assert!(choice.nodes > 0 && choice.depth >= 1, "{choice:?}");
+                found += 1;
+                break;
+            }
+            if position.is_game_over() {
+                break;
+            }
+            position = position.play(rng.pick_square(position.moves()));
+        }
+    }
+}
+
+#[test]
+fn a_node_budget_makes_the_engine_reproducible() {
+    let games = |threads: &str| {
+        let output = common::othello([
+            "match",
+            "engine:nodes=5000",
+            "alphabeta:3",
+            "--games",
+            "4",
+            "--openings",
+            "4",
+            "--threads",
+            threads,
+            "--json",
+        ])
+        .output()
+        .unwrap();
+        let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(report["reproducible"], true);
+        (report["a_discs"].clone(), report["b_discs"].clone())
+    };
+    assert_eq!(games("1"), games("2"));
+    common::othello(["match", "engine:nodes=0", "random"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("engine:nodes=N"));
+}

@@ -173,6 +173,8 @@ pub struct Solver {
     table: Table,
     nodes: u64,
     deadline: Option<Instant>,
+    /// Stops a search once it has visited this many nodes (reproducible, unlike a deadline).
+    node_limit: Option<u64>,
     out_of_time: bool,
 }
 
@@ -193,8 +195,14 @@ impl Solver {
             table: Table::new(bits),
             nodes: 0,
             deadline: None,
+            node_limit: None,
             out_of_time: false,
         }
+    }
+
+    /// Stops searches once they have visited `limit` nodes (they then return `OutOfTime`).
+    pub fn set_node_limit(&mut self, limit: Option<u64>) {
+        self.node_limit = limit;
     }
 
     /// Stops searches at `deadline` (they then return `OutOfTime`).
@@ -351,8 +359,8 @@ impl Solver {
     fn tick(&mut self) {
         self.nodes += 1;
         if self.nodes & 0xfff == 0
-            && let Some(deadline) = self.deadline
-            && Instant::now() >= deadline
+            && (self.node_limit.is_some_and(|limit| self.nodes >= limit)
+                || self.deadline.is_some_and(|deadline| Instant::now() >= deadline))
         {
             self.out_of_time = true;
         }

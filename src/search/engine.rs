@@ -46,12 +46,22 @@ pub struct EngineChoice {
     pub nodes: u64,
 }
 
+/// What the engine may spend on a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Budget {
+    /// Wall-clock time: the strongest play, but the games depend on the machine and its load.
+    Time(Duration),
+    /// Nodes visited: the same moves on every machine, whatever its speed or load.
+    Nodes(u64),
+}
+
 pub struct Engine {
-    budget: Duration,
+    budget: Budget,
     table: Vec<Entry>,
     solver: Solver,
     nodes: u64,
     deadline: Instant,
+    node_deadline: u64,
     out_of_time: bool,
 }
 
@@ -60,22 +70,37 @@ const TABLE_BITS: u32 = 20;
 
 impl Engine {
     pub fn new(milliseconds: u64) -> Engine {
+        Engine::with_budget(Budget::Time(Duration::from_millis(milliseconds)))
+    }
+
+    pub fn with_budget(budget: Budget) -> Engine {
         Engine {
-            budget: Duration::from_millis(milliseconds),
+            budget,
             table: bytemuck::zeroed_vec(1 << TABLE_BITS),
             solver: Solver::with_table_bits(21),
             nodes: 0,
             deadline: Instant::now(),
+            node_deadline: u64::MAX,
             out_of_time: false,
         }
     }
 
-    /// The engine's move in a position where the side to move has one.
+    /// The engine's move in a position where the side to move has one. With a single legal move the
+    /// engine still searches, briefly, so that it can say what the position is worth.
     pub fn choose(&mut self, board: Board) -> EngineChoice {
         let start = Instant::now();
         let moves = board.moves();
         let first = moves.first().expect("the engine is only asked when a move exists");
-        let usable = self.budget.mul_f64(USABLE_SHARE);
+        // A forced move needs no thought, only a value: a tenth of the budget.
+        let share = if moves.count() == 1 {
+            USABLE_SHARE / 10.0
+        } else {
+            USABLE_SHARE
+        };
+        let (usable_time, usable_nodes) = match self.budget {
+            Budget::Time(time) => (Some(time.mul_f64(share)), u64::MAX),
+            Budget::Nodes(nodes) => (None, (nodes as f64 * share) as u64),
+        };
         self.nodes = 0;
         let mut choice = EngineChoice {
             best: first,
@@ -84,16 +109,16 @@ impl Engine {
             depth: 0,
             nodes: 0,
         };
-        if moves.count() == 1 {
-            return choice;
-        }
         let empties = board.empty_count();
         let midgame_share = if empties <= SOLVE_EMPTIES {
-            usable.mul_f64(MIDGAME_SHARE_BEFORE_SOLVING)
+            MIDGAME_SHARE_BEFORE_SOLVING
         } else {
-            usable
+            1.0
         };
-        self.deadline = start + midgame_share;
+        let midgame_time = usable_time.map(|time| time.mul_f64(midgame_share));
+        let midgame_nodes = (usable_nodes as f64 * midgame_share) as u64;
+        self.deadline = midgame_time.map_or(start + Duration::from_secs(86_400 * 365), |time| start + time);
+        self.node_deadline = midgame_nodes;
         self.out_of_time = false;
         for depth in 1..=empties.max(1) {
             match self.root(board, depth) {
@@ -109,13 +134,16 @@ impl Engine {
                 None => break,
             }
             // An iteration takes several times the last one: do not start what cannot finish.
-            if start.elapsed() * 3 > midgame_share {
+            let time_is_short = midgame_time.is_some_and(|time| start.elapsed() * 3 > time);
+            if time_is_short || self.nodes.saturating_mul(3) > midgame_nodes {
                 break;
             }
         }
         let mut nodes = self.nodes;
         if empties <= SOLVE_EMPTIES {
-            self.solver.set_deadline(Some(start + usable));
+            self.solver.set_deadline(usable_time.map(|time| start + time));
+            self.solver
+                .set_node_limit((usable_nodes != u64::MAX).then(|| usable_nodes.saturating_sub(nodes)));
             if let Ok(solution) = self.solver.solve(board)
                 && let Some(best) = solution.best
             {
@@ -154,7 +182,7 @@ impl Engine {
     /// Principal variation search to `depth` plies; a pass does not use up a ply here.
     fn search(&mut self, board: Board, depth: u32, mut alpha: i32, mut beta: i32, passed: bool) -> i32 {
         self.nodes += 1;
-        if self.nodes & 0x3ff == 0 && Instant::now() >= self.deadline {
+        if self.nodes & 0x3ff == 0 && (self.nodes >= self.node_deadline || Instant::now() >= self.deadline) {
             self.out_of_time = true;
         }
         if self.out_of_time {
