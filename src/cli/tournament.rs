@@ -9,6 +9,7 @@ use serde_json::json;
 
 use super::output::{Output, is_stdout};
 use super::{ClockArgs, write_stdout};
+use crate::course::report::csv_field;
 use crate::course::tournament::{self, Format, Standing, TournamentConfig};
 use crate::strategy::StrategySpec;
 
@@ -95,7 +96,7 @@ pub fn run(args: TournamentArgs) -> Result<()> {
             text += &format!(
                 "{},{},{},{},{},{},{},{},{},{}\n",
                 rank + 1,
-                csv_quoted(&names[s.player]),
+                csv_field(&names[s.player]),
                 s.points(),
                 s.games,
                 s.wins,
@@ -130,14 +131,6 @@ pub fn run(args: TournamentArgs) -> Result<()> {
     } else {
         text_standings(&title, &names, &standings, games, config.seed, reproducible)
     })
-}
-
-fn csv_quoted(text: &str) -> String {
-    if text.contains([',', '"', '\n']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text.to_string()
-    }
 }
 
 fn text_standings(

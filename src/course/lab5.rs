@@ -9,6 +9,7 @@ use regex::Regex;
 
 use super::judge::Difference;
 use super::lab::negamax;
+use super::transcript::integers;
 use crate::board::Board;
 use crate::position::Position;
 use crate::square::Square;
@@ -20,15 +21,7 @@ pub struct Marks {
     pub lost: Vec<Difference>,
 }
 
-static INTEGER: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"-?\d+").expect("valid pattern"));
 static SCORE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?i)score").expect("valid pattern"));
-
-fn integers(text: &str) -> Vec<i64> {
-    INTEGER
-        .find_iter(text)
-        .map(|m| m.as_str().parse().unwrap_or(i64::MAX))
-        .collect()
-}
 
 fn lost(place: &str, expected: String, actual: String) -> Difference {
     Difference {

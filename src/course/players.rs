@@ -4,10 +4,8 @@
 //! Every failure becomes one of the course's codes; nothing a program does can hang the caller.
 
 use std::ffi::OsString;
-use std::sync::{Arc, LazyLock};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-use regex::Regex;
 
 use crate::notation::lab_board;
 use crate::position::Position;
@@ -341,14 +339,9 @@ impl ProgramPlayer {
     }
 }
 
-static INTEGER: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"-?\d+").expect("valid pattern"));
-
 /// The last integer in a text; one too large for i64 reads as i64::MAX (an illegal move either way).
 fn last_integer(text: &str) -> Option<i64> {
-    INTEGER
-        .find_iter(text)
-        .last()
-        .map(|m| m.as_str().parse().unwrap_or(i64::MAX))
+    super::transcript::integers(text).last().copied()
 }
 
 impl Strategy for ProgramPlayer {

@@ -203,7 +203,8 @@ pub fn summary_json(program: &Program, summary: &Summary, judges: &[Judge]) -> V
     })
 }
 
-fn csv_field(text: &str) -> String {
+/// A CSV field, quoted when it holds a comma, a quote or a line break.
+pub fn csv_field(text: &str) -> String {
     if text.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", text.replace('"', "\"\""))
     } else {

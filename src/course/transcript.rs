@@ -75,6 +75,17 @@ static SIDE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?i)\bfor\s+([xo])\
 static COUNTS: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^(\d+)/(\d+)$").expect("valid pattern"));
 static NUMBER: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\d+").expect("valid pattern"));
 
+static SIGNED: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"-?\d+").expect("valid pattern"));
+
+/// The integers in a text, signs kept, in order; one too large for i64 reads as i64::MAX (which is
+/// no move and no score, so it is wrong wherever it is used).
+pub fn integers(text: &str) -> Vec<i64> {
+    SIGNED
+        .find_iter(text)
+        .map(|m| m.as_str().parse().unwrap_or(i64::MAX))
+        .collect()
+}
+
 /// The characters of a board a grader keeps: `xo.`, with `*` read as `.`, in lower case.
 pub fn board_chars(line: &str) -> String {
     line.chars()
