@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # What the moderator costs per move beyond the player's own work: 100 Lab 4 games against random of
 # (a) an argv player, a shell script that asks othello for a random legal move, whose own cost per
-#     move is measured alone first, and (b) a quickmove Python player that answers at once.
+#     move is measured alone first, and (b) the example quickmove player of fixtures/players/, which
+#     answers at once (a corner, else the most flips).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cargo build --quiet --release --manifest-path "$root/Cargo.toml"
@@ -11,24 +12,6 @@ trap 'rm -rf "$work"' EXIT
 cat > "$work/player.sh" <<SH
 $othello best --strategy random "\$1" "\$2" --json | sed 's/.*"move":\([0-9]*\).*/\1/'
 SH
-python3 - "$work/quick.py" <<'PY'
-import sys
-open(sys.argv[1], "w").write('''
-def quickMove(board, token):
-    other = "o" if token == "x" else "x"
-    for sq in range(64):
-        if board[sq] != ".":
-            continue
-        r, c = divmod(sq, 8)
-        for dr in (-1, 0, 1):
-            for dc in (-1, 0, 1):
-                rr, cc, n = r + dr, c + dc, 0
-                while (dr or dc) and 0 <= rr < 8 and 0 <= cc < 8 and board[rr * 8 + cc] == other:
-                    rr, cc, n = rr + dr, cc + dc, n + 1
-                if n and 0 <= rr < 8 and 0 <= cc < 8 and board[rr * 8 + cc] == token:
-                    return sq
-''')
-PY
 board=...........................ox......xo...........................
 python3 - "$work/player.sh" "$board" <<'PY'
 import subprocess, sys, time
@@ -37,7 +20,7 @@ for _ in range(200):
     subprocess.run(["sh", sys.argv[1], sys.argv[2], "x"], stdout=subprocess.DEVNULL, check=True)
 print("the argv player alone, 200 runs: %.2f ms a move" % ((time.perf_counter() - start) * 1e3 / 200))
 PY
-for player in "argv:sh $work/player.sh" "quickmove:$work/quick.py"; do
+for player in "argv:sh $work/player.sh" "quickmove:$root/fixtures/players/quickmove_player.py"; do
   "$othello" lab4 "$player" --games 100 --json 2>/dev/null | python3 -c '
 import json, sys
 r = json.load(sys.stdin)
