@@ -350,20 +350,8 @@ fn condensed_transcripts_replay_with_their_codes() {
 #[test]
 fn logs_carry_the_condensed_transcript_and_replay_checks_it() {
     let dir = tempfile::tempdir().unwrap();
-    let log = dir.path().join("games.jsonl");
-    common::othello([
-        "match",
-        "random",
-        "greedy",
-        "--games",
-        "2",
-        "--log",
-        log.to_str().unwrap(),
-    ])
-    .assert()
-    .success();
+    let (log, first) = common::logged_match(dir.path());
     let text = std::fs::read_to_string(&log).unwrap();
-    let first: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
     let transcript = first["transcript"].as_str().unwrap().to_string();
     // The transcript alone replays to the same end as the log.
     let from_transcript = common::othello(["replay", &transcript]).output().unwrap();

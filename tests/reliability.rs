@@ -459,20 +459,7 @@ fn cases_that_cannot_be_written_leave_nothing_half_made() {
 #[test]
 fn game_logs_carry_each_board_and_the_flips_by_name() {
     let dir = tempfile::tempdir().unwrap();
-    let log = dir.path().join("games.jsonl");
-    common::othello([
-        "match",
-        "random",
-        "greedy",
-        "--games",
-        "2",
-        "--log",
-        log.to_str().unwrap(),
-    ])
-    .assert()
-    .success();
-    let text = std::fs::read_to_string(&log).unwrap();
-    let mut game: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    let (log, mut game) = common::logged_match(dir.path());
     let first = &game["moves"][0];
     assert_eq!(first["board"].as_str().unwrap().len(), 64);
     assert_eq!(

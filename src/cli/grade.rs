@@ -94,10 +94,7 @@ pub fn run(args: GradeArgs) -> Result<()> {
     let settings = Settings {
         judges: judges.clone(),
         limits,
-        jobs: args.jobs.map_or_else(
-            || std::thread::available_parallelism().map_or(1, |n| n.get()),
-            |n| n as usize,
-        ),
+        jobs: super::threads_or_cores(args.jobs),
         differences: args.differences as usize,
         stderr_lines: 8,
     };

@@ -9,7 +9,7 @@ use clap::Args;
 use serde_json::json;
 
 use super::display::counted;
-use super::output::Output;
+use super::matches::MatchLog;
 use super::{ClockArgs, Refused, write_stdout};
 use crate::course::moderator::{self, GameLine, Lab4Config, Lab4Tally};
 use crate::strategy::StrategySpec;
@@ -60,9 +60,8 @@ pub fn run(args: Lab4Args) -> Result<()> {
         worst: args.worst as usize,
         threads: args.threads as usize,
     };
-    let mut log = args.log.as_deref().map(Output::open_lines).transpose()?;
+    let mut log = MatchLog::open(args.log.as_deref())?;
     let (player, opponent) = (config.player.to_string(), config.opponent.to_string());
-    let mut log_error = None;
     let tally = moderator::run(&config, |played, tally| {
         if tally.games.is_multiple_of(PROGRESS_EVERY) {
             let _ = writeln!(
@@ -74,19 +73,9 @@ pub fn run(args: Lab4Args) -> Result<()> {
                 tally.all_tokens
             );
         }
-        if let Some(log) = &mut log {
-            let line = super::matches::game_log_line(played, &player, &opponent);
-            if let Err(error) = line.and_then(|line| log.append(&line)) {
-                log_error.get_or_insert(error);
-            }
-        }
+        log.add(played, &player, &opponent);
     });
-    if let Some(error) = log_error {
-        return Err(error);
-    }
-    if let Some(log) = log {
-        log.finish("")?;
-    }
+    log.finish()?;
     write_stdout(&if args.json {
         json_report(&config, &tally)
     } else {

@@ -51,30 +51,16 @@ pub fn run(args: MatchArgs) -> Result<()> {
         seed: args.seed,
         opening_plies: args.openings,
     };
-    let mut log = args.log.as_deref().map(Output::open_lines).transpose()?;
-    let threads = args.threads.map_or_else(
-        || std::thread::available_parallelism().map_or(1, |n| n.get()),
-        |n| n as usize,
-    );
+    let mut log = MatchLog::open(args.log.as_deref())?;
+    let threads = super::threads_or_cores(args.threads);
     let progress = Progress::new(args.games as usize, "games");
     let (a, b) = (config.a.to_string(), config.b.to_string());
-    let mut log_error = None;
     let report = play_match(config, threads, |played| {
         progress.tick();
-        if let Some(log) = &mut log
-            && log_error.is_none()
-            && let Err(error) = game_log_line(played, &a, &b).and_then(|line| log.append(&line))
-        {
-            log_error = Some(error);
-        }
+        log.add(played, &a, &b);
     });
     progress.finish();
-    if let Some(error) = log_error {
-        return Err(error);
-    }
-    if let Some(log) = log {
-        log.finish("")?;
-    }
+    log.finish()?;
     write_stdout(&if args.json {
         json_report(&report)
     } else {
@@ -82,8 +68,43 @@ pub fn run(args: MatchArgs) -> Result<()> {
     })
 }
 
+/// A JSON Lines log written as the games finish (match, lab4, tournament); a write error stops the
+/// writing and is returned by `finish`, after the games.
+pub struct MatchLog {
+    output: Option<Output>,
+    error: Option<anyhow::Error>,
+}
+
+impl MatchLog {
+    /// Opens the log now (no path: no log), so that a path that cannot be written fails first.
+    pub fn open(path: Option<&std::path::Path>) -> Result<MatchLog> {
+        Ok(MatchLog {
+            output: path.map(Output::open_lines).transpose()?,
+            error: None,
+        })
+    }
+
+    /// Adds a game whose player A is named `a` and player B `b`.
+    pub fn add(&mut self, played: &PlayedGame, a: &str, b: &str) {
+        if let Some(output) = &mut self.output
+            && self.error.is_none()
+            && let Err(error) = game_log_line(played, a, b).and_then(|line| output.append(&line))
+        {
+            self.error = Some(error);
+        }
+    }
+
+    /// Puts the log in place, or returns the error that stopped it.
+    pub fn finish(self) -> Result<()> {
+        if let Some(error) = self.error {
+            return Err(error);
+        }
+        self.output.map_or(Ok(()), |output| output.finish(""))
+    }
+}
+
 /// One game of a match as a line of the JSON Lines log.
-pub fn game_log_line(played: &PlayedGame, a: &str, b: &str) -> Result<String> {
+fn game_log_line(played: &PlayedGame, a: &str, b: &str) -> Result<String> {
     let (black, white) = if played.a_color == Color::Black { (a, b) } else { (b, a) };
     let mut log = GameLog::from_game(&played.game, black, white, (played.started, played.ended));
     log.game = Some(played.index);

@@ -257,6 +257,14 @@ impl ClockArgs {
     }
 }
 
+/// The threads asked for, or one per core.
+pub fn threads_or_cores(asked: Option<u32>) -> usize {
+    asked.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |n| n as usize,
+    )
+}
+
 /// A seed: any whole number from 0 to 2^64 - 1.
 pub fn seed(text: &str) -> std::result::Result<u64, String> {
     text.parse()

@@ -7,6 +7,7 @@ use anyhow::{Result, bail};
 use clap::Args;
 use serde_json::json;
 
+use super::matches::MatchLog;
 use super::output::{Output, is_stdout};
 use super::{ClockArgs, write_stdout};
 use crate::course::report::csv_field;
@@ -64,31 +65,17 @@ pub fn run(args: TournamentArgs) -> Result<()> {
         },
         seed: args.seed,
         opening_plies: args.openings,
-        threads: args.threads.map_or_else(
-            || std::thread::available_parallelism().map_or(1, |n| n.get()),
-            |n| n as usize,
-        ),
+        threads: super::threads_or_cores(args.threads),
     };
-    let mut log = args.log.as_deref().map(Output::open_lines).transpose()?;
+    let mut log = MatchLog::open(args.log.as_deref())?;
     let mut csv = args.csv.as_deref().map(Output::open).transpose()?;
     let names: Vec<String> = config.players.iter().map(ToString::to_string).collect();
-    let mut log_error = None;
     let mut games = 0;
     let standings = tournament::run(&config, |pairing, played| {
         games += 1;
-        if let Some(log) = &mut log {
-            let line = super::matches::game_log_line(played, &names[pairing.first], &names[pairing.second]);
-            if let Err(error) = line.and_then(|line| log.append(&line)) {
-                log_error.get_or_insert(error);
-            }
-        }
+        log.add(played, &names[pairing.first], &names[pairing.second]);
     });
-    if let Some(error) = log_error {
-        return Err(error);
-    }
-    if let Some(log) = log {
-        log.finish("")?;
-    }
+    log.finish()?;
     let reproducible = config.players.iter().all(StrategySpec::is_reproducible);
     if let Some(csv) = csv.take() {
         let mut text = String::from("rank,player,points,games,wins,draws,losses,forfeits,byes,discs\n");

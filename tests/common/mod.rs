@@ -34,3 +34,22 @@ pub fn exhaustive(board: othello::Board, final_score: fn(othello::Board) -> i32)
         .max()
         .unwrap()
 }
+
+/// Plays a two-game match (random against greedy) logged in `dir`: the log's path and its first game.
+pub fn logged_match(dir: &std::path::Path) -> (std::path::PathBuf, serde_json::Value) {
+    let log = dir.join("games.jsonl");
+    othello([
+        "match",
+        "random",
+        "greedy",
+        "--games",
+        "2",
+        "--log",
+        log.to_str().unwrap(),
+    ])
+    .assert()
+    .success();
+    let text = std::fs::read_to_string(&log).unwrap();
+    let first = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    (log, first)
+}
