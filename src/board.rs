@@ -4,6 +4,7 @@
 //! everything above the rules (lab, search, strategies) goes through this one implementation.
 
 use crate::bitboard::Bitboard;
+use crate::cpu::Cpu;
 use crate::square::Square;
 
 /// The discs of the side to move (`player`) and of the other side (`opponent`).
@@ -45,46 +46,8 @@ fn moves_along(player: u64, opponent_inner: u64, s: u32) -> u64 {
 }
 
 /// The squares where `player` may move against `opponent`.
-#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-#[inline]
+#[inline(always)]
 pub fn legal_moves(player: u64, opponent: u64) -> u64 {
-    use std::arch::x86_64::*;
-    // The four direction pairs of `legal_moves_scalar` side by side, one per 64-bit lane:
-    // shifts 1, 8, 7 and 9, with the column mask wherever the line can wrap around an edge.
-    // SAFETY: the cfg above guarantees AVX2.
-    unsafe {
-        let shifts = _mm256_set_epi64x(9, 7, 8, 1);
-        let doubled = _mm256_add_epi64(shifts, shifts);
-        let masks = _mm256_set_epi64x(INNER_COLUMNS as i64, INNER_COLUMNS as i64, -1, INNER_COLUMNS as i64);
-        let own = _mm256_set1_epi64x(player as i64);
-        let inner = _mm256_and_si256(_mm256_set1_epi64x(opponent as i64), masks);
-        let pairs_up = _mm256_and_si256(inner, _mm256_sllv_epi64(inner, shifts));
-        let pairs_down = _mm256_and_si256(inner, _mm256_srlv_epi64(inner, shifts));
-        let mut up = _mm256_and_si256(inner, _mm256_sllv_epi64(own, shifts));
-        let mut down = _mm256_and_si256(inner, _mm256_srlv_epi64(own, shifts));
-        up = _mm256_or_si256(up, _mm256_and_si256(inner, _mm256_sllv_epi64(up, shifts)));
-        down = _mm256_or_si256(down, _mm256_and_si256(inner, _mm256_srlv_epi64(down, shifts)));
-        up = _mm256_or_si256(up, _mm256_and_si256(pairs_up, _mm256_sllv_epi64(up, doubled)));
-        down = _mm256_or_si256(down, _mm256_and_si256(pairs_down, _mm256_srlv_epi64(down, doubled)));
-        up = _mm256_or_si256(up, _mm256_and_si256(pairs_up, _mm256_sllv_epi64(up, doubled)));
-        down = _mm256_or_si256(down, _mm256_and_si256(pairs_down, _mm256_srlv_epi64(down, doubled)));
-        let moves = _mm256_or_si256(_mm256_sllv_epi64(up, shifts), _mm256_srlv_epi64(down, shifts));
-        let half = _mm_or_si128(_mm256_castsi256_si128(moves), _mm256_extracti128_si256::<1>(moves));
-        let all = _mm_or_si128(half, _mm_unpackhi_epi64(half, half));
-        (_mm_cvtsi128_si64(all) as u64) & !(player | opponent)
-    }
-}
-
-/// The squares where `player` may move against `opponent`.
-#[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
-#[inline]
-pub fn legal_moves(player: u64, opponent: u64) -> u64 {
-    legal_moves_scalar(player, opponent)
-}
-
-/// `legal_moves` in plain u64 operations: the portable version, and the reference for the vector one.
-#[inline]
-pub fn legal_moves_scalar(player: u64, opponent: u64) -> u64 {
     let inner = opponent & INNER_COLUMNS;
     let moves = moves_along(player, inner, 1)
         | moves_along(player, opponent, 8)
@@ -95,7 +58,7 @@ pub fn legal_moves_scalar(player: u64, opponent: u64) -> u64 {
 
 /// For each square, the squares beyond it in each of the 8 directions (the square itself excluded).
 /// Directions 0-3 go towards higher indices (E, SW, S, SE), 4-7 towards lower ones (W, NE, N, NW).
-static RAYS: [[u64; 8]; 64] = build_rays();
+pub(crate) static RAYS: [[u64; 8]; 64] = build_rays();
 const RAYS_CONST: [[u64; 8]; 64] = build_rays();
 
 const fn build_rays() -> [[u64; 8]; 64] {
@@ -149,40 +112,9 @@ const fn build_neighbours() -> [u64; 64] {
 }
 
 /// The opponent discs that `player` flips by moving to `square` (empty if the move is illegal,
-/// and meaningless if the square is occupied).
-#[cfg(all(target_arch = "x86_64", target_feature = "avx512f", target_feature = "avx512cd"))]
+/// and meaningless if the square is occupied). `Cpu::flips` has a vector version of it.
 #[inline]
 pub fn flips(player: u64, opponent: u64, square: Square) -> u64 {
-    use std::arch::x86_64::*;
-    // All 8 directions at once, one per 64-bit lane, with the same rules as `flips_scalar`.
-    // SAFETY: the cfg above guarantees the CPU features; each row of RAYS is 8 u64 in a row.
-    unsafe {
-        let rays = _mm512_loadu_si512(RAYS[square.index()].as_ptr().cast());
-        let stop = _mm512_andnot_si512(_mm512_set1_epi64(opponent as i64), rays);
-        let zero = _mm512_setzero_si512();
-        let lowest = _mm512_and_si512(stop, _mm512_sub_epi64(zero, stop));
-        let with_sentinel = _mm512_or_si512(stop, _mm512_set1_epi64(1));
-        let highest = _mm512_srlv_epi64(_mm512_set1_epi64(i64::MIN), _mm512_lzcnt_epi64(with_sentinel));
-        let first = _mm512_mask_blend_epi64(0xf0, lowest, highest);
-        let closes = _mm512_test_epi64_mask(first, _mm512_and_si512(_mm512_set1_epi64(player as i64), rays));
-        let below = _mm512_sub_epi64(first, _mm512_set1_epi64(1));
-        let above = _mm512_slli_epi64::<1>(_mm512_sub_epi64(zero, first));
-        let lines = _mm512_and_si512(_mm512_mask_blend_epi64(0xf0, below, above), rays);
-        _mm512_mask_reduce_or_epi64(closes, lines) as u64
-    }
-}
-
-/// The opponent discs that `player` flips by moving to `square` (empty if the move is illegal,
-/// and meaningless if the square is occupied).
-#[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f", target_feature = "avx512cd")))]
-#[inline]
-pub fn flips(player: u64, opponent: u64, square: Square) -> u64 {
-    flips_scalar(player, opponent, square)
-}
-
-/// `flips` in plain u64 operations: the portable version, and the reference for the vector one.
-#[inline]
-pub fn flips_scalar(player: u64, opponent: u64, square: Square) -> u64 {
     let rays = &RAYS[square.index()];
     let mut flipped = 0;
     // Towards higher indices the first non-opponent square on the ray is its lowest such bit.
@@ -259,6 +191,12 @@ impl Board {
             player: self.opponent ^ flipped,
             opponent: self.player ^ flipped | square.bitboard(),
         }
+    }
+
+    /// `play` with the flips found at the CPU level `C` (for the searches; see `crate::cpu`).
+    #[inline(always)]
+    pub fn play_on<C: Cpu>(self, square: Square) -> Board {
+        self.play_with_flips(square, Bitboard(C::flips(self.player.0, self.opponent.0, square)))
     }
 
     /// Plays a legal move; the caller guarantees legality (use `try_play` otherwise).
@@ -338,7 +276,7 @@ mod tests {
     }
 
     #[test]
-    fn vector_and_scalar_versions_agree() {
+    fn legal_moves_are_the_empty_squares_that_flip_something() {
         let mut state = 0x1234_5678_9abc_def0u64;
         for _ in 0..20_000 {
             state ^= state << 13;
@@ -346,10 +284,12 @@ mod tests {
             state ^= state << 17;
             let player = state & 0x5a5a_f0f0_3c3c_a5a5u64.rotate_left(state as u32 % 64);
             let opponent = !player & state.rotate_left(23);
-            for square in Square::all() {
-                assert_eq!(flips(player, opponent, square), flips_scalar(player, opponent, square));
-            }
-            assert_eq!(legal_moves(player, opponent), legal_moves_scalar(player, opponent));
+            let flipping: u64 = Square::all()
+                .filter(|&square| (player | opponent) & square.bitboard().0 == 0)
+                .filter(|&square| flips(player, opponent, square) != 0)
+                .map(|square| square.bitboard().0)
+                .sum();
+            assert_eq!(legal_moves(player, opponent), flipping);
         }
     }
 

@@ -56,6 +56,7 @@ const fn weight_classes() -> [(i32, u64); 8] {
 }
 
 /// The sum of SQUARE_WEIGHTS over `player` minus over `opponent`.
+#[inline]
 pub fn weighted_score(player: Bitboard, opponent: Bitboard) -> i32 {
     WEIGHT_CLASSES
         .iter()
@@ -69,7 +70,7 @@ impl Eval {
     pub const ALL: [Eval; 4] = [Eval::Discs, Eval::Weights, Eval::Mobility, Eval::Corners];
 
     /// The value of `board` for its side to move.
-    #[inline]
+    #[inline(always)]
     pub fn evaluate(self, board: Board) -> i32 {
         match self {
             Eval::Discs => board.disc_difference(),

@@ -5,6 +5,7 @@ pub mod board;
 pub mod cli;
 pub mod color;
 pub mod course;
+pub mod cpu;
 pub mod eval;
 pub mod game;
 pub mod log;

@@ -49,6 +49,7 @@ const ROW_8: u64 = 0xff << 56;
 const EDGES: u64 = COLUMN_A | COLUMN_H | ROW_1 | ROW_8;
 
 /// The discs of `player` that can never be flipped, given the discs of both sides.
+#[inline(always)]
 pub fn stable_discs(player: u64, opponent: u64) -> u64 {
     let occupied = player | opponent;
     // Squares whose line is full in each direction, or that lie on the edge that ends it.

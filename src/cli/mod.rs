@@ -18,8 +18,9 @@ use std::ffi::OsString;
 use std::io::{self, Write};
 
 use anyhow::{Context, Result, anyhow, bail};
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
+use crate::cpu::Level;
 use crate::course::lab::{self, LabIllegalMove, LabRequest};
 use crate::position::Position;
 
@@ -165,7 +166,11 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
         (true, _, _) if args[0] == "help" => args.into_iter().filter(|a| a != "--help" && a != "-h").collect(),
         (true, _, _) => args,
     };
-    let cli = match Cli::try_parse_from(std::iter::once("othello".to_string()).chain(args)) {
+    let parsed = Cli::command()
+        .long_version(long_version().leak() as &str)
+        .try_get_matches_from(std::iter::once("othello".to_string()).chain(args))
+        .and_then(|matches| Cli::from_arg_matches(&matches));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(error) if !error.use_stderr() => return write_stdout(&error.render().to_string()),
         Err(error) => bail!(first_line_of(&error)),
@@ -184,6 +189,17 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
         Command::Solve(args) => solve::run(args),
         Command::Tournament(args) => tournament::run(args),
     }
+}
+
+/// `--version`: the version and the instruction-set level the searches run at on this CPU.
+fn long_version() -> String {
+    let (current, detected) = (Level::current(), Level::detected());
+    format!(
+        "{}\nsearches run with {} instructions (this CPU supports up to {}; OTHELLO_CPU=portable, avx2 or avx512 picks a lower level)",
+        env!("CARGO_PKG_VERSION"),
+        current.name(),
+        detected.name()
+    )
 }
 
 /// Clap's message without its usage block and `error: ` prefix: one line, as every error here.

@@ -14,7 +14,8 @@ use arrayvec::ArrayVec;
 use super::last_flips::count_last_flips;
 use super::pvs_child;
 use crate::bitboard::Bitboard;
-use crate::board::{Board, NEIGHBOURS, flips, legal_moves};
+use crate::board::{Board, NEIGHBOURS, legal_moves};
+use crate::cpu::{Cpu, at_level, with_cpu};
 use crate::square::Square;
 use crate::stability::stable_discs;
 
@@ -157,7 +158,7 @@ const QUADRANT_OF: [u8; 64] = {
 };
 
 /// The score of a finished game, or of one stopped with `empties` squares left that go to the winner.
-#[inline]
+#[inline(always)]
 fn final_score(player: u64, opponent: u64) -> i32 {
     let difference = player.count_ones() as i32 - opponent.count_ones() as i32;
     let empties = 64 - (player | opponent).count_ones() as i32;
@@ -212,10 +213,14 @@ impl Solver {
 
     /// The exact score of `board` for its side to move, a best move and the principal variation.
     pub fn solve(&mut self, board: Board) -> Result<Solution, OutOfTime> {
+        with_cpu!(C => self.solve_at::<C>(board))
+    }
+
+    fn solve_at<C: Cpu>(&mut self, board: Board) -> Result<Solution, OutOfTime> {
         self.nodes = 0;
         self.out_of_time = false;
-        let (score, best) = self.converge(board)?;
-        let pv = self.principal_variation(board, score)?;
+        let (score, best) = self.converge::<C>(board)?;
+        let pv = self.principal_variation::<C>(board, score)?;
         Ok(Solution {
             score,
             best,
@@ -227,8 +232,12 @@ impl Solver {
     /// Whether the exact score of `board` lies in (alpha, beta): the score if it does, a bound
     /// otherwise (fail-soft), as alpha-beta returns it.
     pub fn search_window(&mut self, board: Board, alpha: i32, beta: i32) -> Result<i32, OutOfTime> {
+        with_cpu!(C => self.window::<C>(board, alpha, beta))
+    }
+
+    fn window<C: Cpu>(&mut self, board: Board, alpha: i32, beta: i32) -> Result<i32, OutOfTime> {
         self.out_of_time = false;
-        let score = self.search(board, alpha, beta, board.empty_count(), false);
+        let score = self.search::<C>(board, alpha, beta, board.empty_count(), false);
         if self.out_of_time { Err(OutOfTime) } else { Ok(score) }
     }
 
@@ -240,13 +249,13 @@ impl Solver {
     /// bounds meet. Scores are even (discs plus empties make 64), so each test asks "more than t?" for
     /// an odd t. (Measured on FFO #45 and #48: climbing from 0 beat both an exact first guess and
     /// galloping strides, because tests that fail high are cheap.)
-    fn converge(&mut self, board: Board) -> Result<(i32, Option<Square>), OutOfTime> {
+    fn converge<C: Cpu>(&mut self, board: Board) -> Result<(i32, Option<Square>), OutOfTime> {
         let (mut lower, mut upper) = (-MAX_SCORE, MAX_SCORE);
         let mut best = None;
         let mut target = 0;
         while lower < upper {
             let t = odd_between(target, lower, upper);
-            let (score, proven) = self.root(board, t, t + 1)?;
+            let (score, proven) = self.root::<C>(board, t, t + 1)?;
             if score > t {
                 lower = score;
                 best = proven;
@@ -263,11 +272,11 @@ impl Solver {
     }
 
     /// The root: every move with a null window against the best so far, re-searched when it is better.
-    fn root(&mut self, board: Board, alpha: i32, beta: i32) -> Result<(i32, Option<Square>), OutOfTime> {
+    fn root<C: Cpu>(&mut self, board: Board, alpha: i32, beta: i32) -> Result<(i32, Option<Square>), OutOfTime> {
         let original_alpha = alpha;
         let moves = board.moves();
         if moves.is_empty() {
-            let score = self.search_window(board, alpha, beta)?;
+            let score = self.window::<C>(board, alpha, beta)?;
             return Ok((score, None));
         }
         let empties = board.empty_count();
@@ -277,7 +286,7 @@ impl Solver {
         for square in self.ordered_moves(board, moves) {
             let child = board.play(square);
             let score = pvs_child(best.is_none(), alpha, beta, |a, b| {
-                self.search(child, a, b, empties - 1, false)
+                self.search::<C>(child, a, b, empties - 1, false)
             });
             if self.out_of_time {
                 return Err(OutOfTime);
@@ -303,7 +312,7 @@ impl Solver {
     }
 
     /// Follows moves whose value is the known score, the table's move first, to the end of the game.
-    fn principal_variation(&mut self, mut board: Board, mut score: i32) -> Result<Vec<Option<Square>>, OutOfTime> {
+    fn principal_variation<C: Cpu>(&mut self, mut board: Board, mut score: i32) -> Result<Vec<Option<Square>>, OutOfTime> {
         let mut pv = Vec::new();
         loop {
             let moves = board.moves();
@@ -325,7 +334,7 @@ impl Solver {
             for square in hinted.into_iter().chain(moves.squares().filter(|&s| Some(s) != hinted)) {
                 let child = board.play(square);
                 // The child is worth exactly -score when a window around it returns -score.
-                if self.search_window(child, -score - 1, -score + 1)? == -score {
+                if self.window::<C>(child, -score - 1, -score + 1)? == -score {
                     next = Some((square, child));
                     break;
                 }
@@ -355,7 +364,7 @@ impl Solver {
         keyed.into_iter().map(|(_, square)| square).collect()
     }
 
-    #[inline]
+    #[inline(always)]
     fn tick(&mut self) {
         self.nodes += 1;
         if self.nodes & 0xfff == 0
@@ -367,9 +376,15 @@ impl Solver {
     }
 
     /// Fail-soft alpha-beta with null-window re-searches, the table and the ordering.
-    fn search(&mut self, board: Board, mut alpha: i32, mut beta: i32, empties: u32, passed: bool) -> i32 {
+    #[inline(always)]
+    fn search<C: Cpu>(&mut self, board: Board, alpha: i32, beta: i32, empties: u32, passed: bool) -> i32 {
+        at_level!(C, self: Solver => search_body(board: Board, alpha: i32, beta: i32, empties: u32, passed: bool) -> i32)
+    }
+
+    #[inline(always)]
+    fn search_body<C: Cpu>(&mut self, board: Board, mut alpha: i32, mut beta: i32, empties: u32, passed: bool) -> i32 {
         if empties <= SMALL_EMPTIES {
-            return self.search_small(board.player.0, board.opponent.0, alpha, beta, empties);
+            return self.search_small::<C>(board.player.0, board.opponent.0, alpha, beta, empties);
         }
         self.tick();
         if self.out_of_time {
@@ -407,7 +422,7 @@ impl Solver {
             return if passed {
                 final_score(board.player.0, board.opponent.0)
             } else {
-                -self.search(board.pass(), -beta, -alpha, empties, true)
+                -self.search::<C>(board.pass(), -beta, -alpha, empties, true)
             };
         }
         let original_alpha = alpha;
@@ -415,7 +430,7 @@ impl Solver {
         let mut keyed: ArrayVec<(i32, Square, Board), 64> = ArrayVec::new();
         let probe_children = empties > ETC_EMPTIES;
         for square in moves {
-            let child = board.play(square);
+            let child = board.play_on::<C>(square);
             // Enhanced transposition cut-off: a child already known to be bad enough for the
             // opponent proves the cut without a search.
             if probe_children
@@ -440,7 +455,7 @@ impl Solver {
         let mut best_score = -MAX_SCORE - 1;
         let mut best_move = NO_MOVE;
         for (i, &(_, square, child)) in keyed.iter().enumerate() {
-            let score = pvs_child(i == 0, alpha, beta, |a, b| self.search(child, a, b, empties - 1, false));
+            let score = pvs_child(i == 0, alpha, beta, |a, b| self.search::<C>(child, a, b, empties - 1, false));
             if self.out_of_time {
                 return 0;
             }
@@ -463,7 +478,8 @@ impl Solver {
     }
 
     /// Few empties: no move generation, the empty squares tried directly, odd regions first.
-    fn search_small(&mut self, player: u64, opponent: u64, alpha: i32, beta: i32, empties: u32) -> i32 {
+    #[inline(always)]
+    fn search_small<C: Cpu>(&mut self, player: u64, opponent: u64, alpha: i32, beta: i32, empties: u32) -> i32 {
         let empty = !(player | opponent);
         let mut squares = [0u8; SMALL_EMPTIES as usize];
         for (slot, square) in squares.iter_mut().zip(Bitboard(empty)) {
@@ -472,7 +488,7 @@ impl Solver {
         let parity = QUADRANTS.iter().enumerate().fold(0u8, |parity, (q, &mask)| {
             parity | (((empty & mask).count_ones() & 1) as u8) << q
         });
-        self.small(
+        self.small::<C>(
             player,
             opponent,
             alpha,
@@ -486,7 +502,13 @@ impl Solver {
     }
 
     /// The search below `SMALL_EMPTIES`, over the listed empty squares.
-    fn small(&mut self, player: u64, opponent: u64, alpha: i32, beta: i32, empties: SmallEmpties) -> i32 {
+    #[inline(always)]
+    fn small<C: Cpu>(&mut self, player: u64, opponent: u64, alpha: i32, beta: i32, empties: SmallEmpties) -> i32 {
+        at_level!(C, self: Solver => small_body(player: u64, opponent: u64, alpha: i32, beta: i32, empties: SmallEmpties) -> i32)
+    }
+
+    #[inline(always)]
+    fn small_body<C: Cpu>(&mut self, player: u64, opponent: u64, alpha: i32, beta: i32, empties: SmallEmpties) -> i32 {
         let SmallEmpties {
             squares,
             count: n,
@@ -496,9 +518,9 @@ impl Solver {
             0 => final_score(player, opponent),
             1 => {
                 self.nodes += 1;
-                last_square_score(player, opponent, Square::from_index(squares[0]))
+                last_square_score::<C>(player, opponent, Square::from_index(squares[0]))
             }
-            2 => self.two_empties(player, opponent, beta, squares[0], squares[1]),
+            2 => self.two_empties::<C>(player, opponent, beta, squares[0], squares[1]),
             _ => {
                 self.nodes += 1;
                 let mut best_score = -MAX_SCORE - 1;
@@ -511,7 +533,7 @@ impl Solver {
                             if (parity >> quadrant) & 1 != want_odd || moves & (1 << square) == 0 {
                                 continue;
                             }
-                            let flipped = flips(player, opponent, Square::from_index(square));
+                            let flipped = C::flips(player, opponent, Square::from_index(square));
                             let mut rest = squares;
                             rest[i] = rest[n - 1];
                             let rest = SmallEmpties {
@@ -519,7 +541,7 @@ impl Solver {
                                 count: n - 1,
                                 parity: parity ^ (1 << quadrant),
                             };
-                            let score = -self.small(
+                            let score = -self.small::<C>(
                                 opponent ^ flipped,
                                 player ^ flipped ^ (1 << square),
                                 -beta,
@@ -542,19 +564,20 @@ impl Solver {
                     return final_score(player, opponent);
                 }
                 // A forced pass; the opponent has a move, so this cannot pass back forever.
-                -self.small(opponent, player, -beta, -alpha, empties)
+                -self.small::<C>(opponent, player, -beta, -alpha, empties)
             }
         }
     }
 
     /// Two empty squares: each move leads to a counted last square.
-    fn two_empties(&mut self, player: u64, opponent: u64, beta: i32, first: u8, second: u8) -> i32 {
+    #[inline(always)]
+    fn two_empties<C: Cpu>(&mut self, player: u64, opponent: u64, beta: i32, first: u8, second: u8) -> i32 {
         self.nodes += 1;
-        if let Some(score) = self.best_of_last_two(player, opponent, beta, first, second) {
+        if let Some(score) = self.best_of_last_two::<C>(player, opponent, beta, first, second) {
             return score;
         }
         // We pass: the opponent takes the square best for it, if it can move at all.
-        match self.best_of_last_two(opponent, player, MAX_SCORE + 1, first, second) {
+        match self.best_of_last_two::<C>(opponent, player, MAX_SCORE + 1, first, second) {
             Some(score) => -score,
             None => final_score(player, opponent),
         }
@@ -562,16 +585,17 @@ impl Solver {
 
     /// The best score `mover` reaches by playing one of the two last empty squares (failing high
     /// at `beta`), or `None` if it can play neither.
-    fn best_of_last_two(&mut self, mover: u64, other: u64, beta: i32, first: u8, second: u8) -> Option<i32> {
+    #[inline(always)]
+    fn best_of_last_two<C: Cpu>(&mut self, mover: u64, other: u64, beta: i32, first: u8, second: u8) -> Option<i32> {
         let mut best_score = None;
         for (square, last) in [(first, second), (second, first)] {
             if NEIGHBOURS[square as usize] & other == 0 {
                 continue;
             }
-            let flipped = flips(mover, other, Square::from_index(square));
+            let flipped = C::flips(mover, other, Square::from_index(square));
             if flipped != 0 {
                 self.nodes += 1;
-                let score = -last_square_score(
+                let score = -last_square_score::<C>(
                     other ^ flipped,
                     mover ^ flipped ^ (1 << square),
                     Square::from_index(last),
@@ -589,14 +613,14 @@ impl Solver {
 }
 
 /// One empty square left: the score is counted from the flips, nothing is played.
-#[inline]
-fn last_square_score(player: u64, opponent: u64, square: Square) -> i32 {
+#[inline(always)]
+fn last_square_score<C: Cpu>(player: u64, opponent: u64, square: Square) -> i32 {
     let difference = 2 * player.count_ones() as i32 - 63;
-    let own = count_last_flips(player, square) as i32;
+    let own = count_last_flips::<C>(player, square) as i32;
     if own > 0 {
         return difference + 2 * own + 1;
     }
-    let theirs = count_last_flips(opponent, square) as i32;
+    let theirs = count_last_flips::<C>(opponent, square) as i32;
     if theirs > 0 {
         return difference - 2 * theirs - 1;
     }
@@ -605,7 +629,7 @@ fn last_square_score(player: u64, opponent: u64, square: Square) -> i32 {
 
 /// Fastest-first: the fewer replies a move (to `square`, giving `child`) leaves the opponent, corners
 /// counting double, the sooner it is tried; smaller keys first.
-#[inline]
+#[inline(always)]
 fn ordering_key(child: Board, square: Square) -> i32 {
     let replies = child.moves();
     let corner_replies = (replies & Bitboard::CORNERS).count() as i32;
@@ -629,6 +653,7 @@ const RICH_ORDERING_EMPTIES: u32 = 14;
 
 /// Fastest-first refined: replies weigh most, then the empty squares next to our discs (where the
 /// opponent's later moves come from), then our stable discs.
+#[inline(always)]
 fn rich_ordering_key(child: Board, square: Square) -> i32 {
     let ours = child.opponent.0;
     let around_ours = {
@@ -662,7 +687,7 @@ mod tests {
             } else {
                 board.final_score()
             };
-            assert_eq!(last_square_score(player, opponent, empty), expected, "{board:?}");
+            assert_eq!(last_square_score::<crate::cpu::Portable>(player, opponent, empty), expected, "{board:?}");
         }
     }
 }

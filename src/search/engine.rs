@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use arrayvec::ArrayVec;
 
 use crate::board::Board;
+use crate::cpu::{Cpu, at_level, with_cpu};
 use crate::eval::{Eval, weighted_score};
 use crate::search::endgame::Solver;
 use crate::search::{WIN, pvs_child};
@@ -164,7 +165,7 @@ impl Engine {
     /// One iteration at the root; the table holds the previous iteration's best move, which the
     /// search tries first, and receives this one's. `None` if time ran out.
     fn root(&mut self, board: Board, depth: u32) -> Option<(Square, i32)> {
-        let value = self.search(board, depth, -INFINITY, INFINITY, false);
+        let value = with_cpu!(C => self.search::<C>(board, depth, -INFINITY, INFINITY, false));
         if self.out_of_time {
             return None;
         }
@@ -180,7 +181,13 @@ impl Engine {
     }
 
     /// Principal variation search to `depth` plies; a pass does not use up a ply here.
-    fn search(&mut self, board: Board, depth: u32, mut alpha: i32, mut beta: i32, passed: bool) -> i32 {
+    #[inline(always)]
+    fn search<C: Cpu>(&mut self, board: Board, depth: u32, alpha: i32, beta: i32, passed: bool) -> i32 {
+        at_level!(C, self: Engine => search_body(board: Board, depth: u32, alpha: i32, beta: i32, passed: bool) -> i32)
+    }
+
+    #[inline(always)]
+    fn search_body<C: Cpu>(&mut self, board: Board, depth: u32, mut alpha: i32, mut beta: i32, passed: bool) -> i32 {
         self.nodes += 1;
         if self.nodes & 0x3ff == 0 && (self.nodes >= self.node_deadline || Instant::now() >= self.deadline) {
             self.out_of_time = true;
@@ -196,7 +203,7 @@ impl Engine {
             if board.opponent_moves().is_empty() {
                 return terminal_value(board);
             }
-            return -self.search(board.pass(), depth, -beta, -alpha, true);
+            return -self.search::<C>(board.pass(), depth, -beta, -alpha, true);
         }
         if depth == 0 {
             return evaluate(board);
@@ -221,7 +228,7 @@ impl Engine {
         // At most 64 moves fit on a board; the list is not initialised beyond what is pushed.
         let mut keyed: ArrayVec<(i32, Square, Board), 64> = ArrayVec::new();
         for square in moves {
-            let child = board.play(square);
+            let child = board.play_on::<C>(square);
             let key = if square.index() as u8 == hinted || depth < 3 {
                 i32::MIN + keyed.len() as i32
             } else {
@@ -235,7 +242,7 @@ impl Engine {
         let mut best_value = -INFINITY;
         let mut best_move = NO_MOVE;
         for (i, &(_, square, child)) in keyed.iter().enumerate() {
-            let value = pvs_child(i == 0, alpha, beta, |a, b| self.search(child, depth - 1, a, b, false));
+            let value = pvs_child(i == 0, alpha, beta, |a, b| self.search::<C>(child, depth - 1, a, b, false));
             if self.out_of_time {
                 return 0;
             }
@@ -268,17 +275,20 @@ impl Engine {
 const INFINITY: i32 = i32::MAX - 1;
 
 /// The midgame evaluation: mobility and stability (h3) plus the square weights (h2).
+#[inline(always)]
 fn evaluate(board: Board) -> i32 {
     Eval::Mobility.evaluate(board) + weighted_score(board.player, board.opponent)
 }
 
 /// A finished game: a win beyond any evaluation, by its margin.
+#[inline(always)]
 fn terminal_value(board: Board) -> i32 {
     let score = board.final_score();
     score.signum() * WIN + score
 }
 
 /// Fastest-first: moves leaving the opponent fewer replies (corners counting double) first.
+#[inline(always)]
 fn ordering_key(child: Board) -> i32 {
     let replies = child.moves();
     replies.count() as i32 + (replies & crate::bitboard::Bitboard::CORNERS).count() as i32

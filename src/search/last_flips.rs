@@ -1,8 +1,9 @@
 //! Counting the flips of a game's last move (one empty square, all others occupied) without playing
 //! it: with every other square full, each of the four lines through the square is fixed by the
 //! mover's discs alone, so a table indexed by (position in line, mover's discs on the line) holds the
-//! count. The lines are gathered with BMI2's `pext` where the build has it, one bit at a time elsewhere.
+//! count. The lines are gathered with BMI2's `pext` where the CPU has it, one bit at a time elsewhere.
 
+use crate::cpu::Cpu;
 use crate::square::Square;
 
 /// The four lines through each square (row, column, both diagonals) and the square's place in each.
@@ -88,68 +89,21 @@ const fn build_count() -> [[u8; 256]; 8] {
 
 /// The number of discs the mover flips by playing the only empty square, `square`; `mover` holds
 /// its discs (everything else but `square` is the opponent's).
-#[inline]
-pub fn count_last_flips(mover: u64, square: Square) -> u32 {
+#[inline(always)]
+pub fn count_last_flips<C: Cpu>(mover: u64, square: Square) -> u32 {
     let (masks, places) = (&LINES.masks[square.index()], &LINES.positions[square.index()]);
     let mut total = 0;
     for direction in 0..4 {
-        let discs = extract(mover, masks[direction]) as usize;
+        let discs = C::extract(mover, masks[direction]) as usize;
         total += COUNT[places[direction] as usize][discs] as u32;
     }
     total
-}
-
-/// The bits of `value` under `mask`, packed together in mask order: BMI2's `pext`.
-#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-#[inline]
-fn extract(value: u64, mask: u64) -> u64 {
-    // SAFETY: the cfg above guarantees BMI2.
-    unsafe { std::arch::x86_64::_pext_u64(value, mask) }
-}
-
-/// The bits of `value` under `mask`, packed together in mask order, for CPUs without `pext`.
-#[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-#[inline]
-fn extract(value: u64, mask: u64) -> u64 {
-    extract_portable(value, mask)
-}
-
-/// `pext` one mask bit at a time (a line has at most 8): the portable version and the reference.
-#[cfg_attr(all(target_arch = "x86_64", target_feature = "bmi2"), cfg(test))]
-#[inline]
-fn extract_portable(value: u64, mut mask: u64) -> u64 {
-    let mut packed = 0;
-    let mut bit = 1;
-    while mask != 0 {
-        let lowest = mask & mask.wrapping_neg();
-        if value & lowest != 0 {
-            packed |= bit;
-        }
-        bit <<= 1;
-        mask &= mask - 1;
-    }
-    packed
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::board::flips;
-
-    #[test]
-    fn the_portable_extract_agrees_with_the_one_in_use() {
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
-        for _ in 0..10_000 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            for square in Square::all() {
-                for &mask in &LINES.masks[square.index()] {
-                    assert_eq!(extract(state, mask), extract_portable(state, mask));
-                }
-            }
-        }
-    }
 
     #[test]
     fn counts_agree_with_playing_the_move() {
@@ -161,11 +115,10 @@ mod tests {
             for square in Square::all() {
                 let mover = state & !square.bitboard().0;
                 let opponent = !mover & !square.bitboard().0;
-                assert_eq!(
-                    count_last_flips(mover, square),
-                    flips(mover, opponent, square).count_ones(),
-                    "{square}"
-                );
+                let expected = flips(mover, opponent, square).count_ones();
+                assert_eq!(count_last_flips::<crate::cpu::Portable>(mover, square), expected, "{square}");
+                let at_current_level = crate::cpu::with_cpu!(C => count_last_flips::<C>(mover, square));
+                assert_eq!(at_current_level, expected, "{square}");
             }
         }
     }

@@ -2,9 +2,20 @@
 //! finished game as one leaf at every deeper depth.
 
 use crate::board::Board;
+use crate::cpu::{Cpu, at_level, with_cpu};
 
 /// Leaves `depth` plies below `board`.
 pub fn perft(board: Board, depth: u32) -> u64 {
+    with_cpu!(C => count::<C>(board, depth))
+}
+
+#[inline(always)]
+fn count<C: Cpu>(board: Board, depth: u32) -> u64 {
+    at_level!(C => count_body(board: Board, depth: u32) -> u64)
+}
+
+#[inline(always)]
+fn count_body<C: Cpu>(board: Board, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -13,14 +24,14 @@ pub fn perft(board: Board, depth: u32) -> u64 {
         return if board.opponent_moves().is_empty() {
             1
         } else {
-            perft(board.pass(), depth - 1)
+            count::<C>(board.pass(), depth - 1)
         };
     }
     if depth == 1 {
         // The last ply is counted, not played.
         return u64::from(moves.count());
     }
-    moves.squares().map(|square| perft(board.play(square), depth - 1)).sum()
+    moves.squares().map(|square| count::<C>(board.play_on::<C>(square), depth - 1)).sum()
 }
 
 #[cfg(test)]
