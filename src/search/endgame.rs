@@ -157,16 +157,38 @@ const QUADRANT_OF: [u8; 64] = {
     quadrants
 };
 
-/// The score of a finished game, or of one stopped with `empties` squares left that go to the winner.
+/// How the empty squares of a game that ends before the board is full are counted.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum Counting {
+    /// They go to the winner (the usual convention, and the FFO suite's).
+    #[default]
+    EmptiesToWinner,
+    /// They count for nobody: the difference of the discs on the board (the course's Lab 5).
+    DiscsOnly,
+}
+
+/// The score of a finished game (or of one stopped there), its empty squares counted by `counting`.
 #[inline(always)]
-fn final_score(player: u64, opponent: u64) -> i32 {
+fn final_score(player: u64, opponent: u64, counting: Counting) -> i32 {
     let difference = player.count_ones() as i32 - opponent.count_ones() as i32;
+    if counting == Counting::DiscsOnly {
+        return difference;
+    }
     let empties = 64 - (player | opponent).count_ones() as i32;
     match difference.signum() {
         1 => difference + empties,
         -1 => difference - empties,
         _ => 0,
     }
+}
+
+/// Which of several optimal lines `solve` gives.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Line {
+    /// The table's move first: the quickest to find.
+    TableFirst,
+    /// The lowest-index optimal move at every ply.
+    LowestIndex,
 }
 
 /// Solves positions exactly; keeps its table between calls, so related positions solve faster.
@@ -177,6 +199,7 @@ pub struct Solver {
     /// Stops a search once it has visited this many nodes (reproducible, unlike a deadline).
     node_limit: Option<u64>,
     out_of_time: bool,
+    counting: Counting,
 }
 
 impl Default for Solver {
@@ -198,6 +221,16 @@ impl Solver {
             deadline: None,
             node_limit: None,
             out_of_time: false,
+            counting: Counting::EmptiesToWinner,
+        }
+    }
+
+    /// A solver that counts the empty squares of a game ending early by `counting`; its table
+    /// holds scores counted that way only.
+    pub fn with_counting(bits: u32, counting: Counting) -> Solver {
+        Solver {
+            counting,
+            ..Solver::with_table_bits(bits)
         }
     }
 
@@ -213,14 +246,23 @@ impl Solver {
 
     /// The exact score of `board` for its side to move, a best move and the principal variation.
     pub fn solve(&mut self, board: Board) -> Result<Solution, OutOfTime> {
-        with_cpu!(C => self.solve_at::<C>(board))
+        with_cpu!(C => self.solve_at::<C>(board, Line::TableFirst))
     }
 
-    fn solve_at<C: Cpu>(&mut self, board: Board) -> Result<Solution, OutOfTime> {
+    /// `solve`, with the line that takes the lowest-index optimal move at every ply (as Lab 5 asks:
+    /// the same line whatever the table remembers); `best` is its first move.
+    pub fn solve_lowest_line(&mut self, board: Board) -> Result<Solution, OutOfTime> {
+        with_cpu!(C => self.solve_at::<C>(board, Line::LowestIndex))
+    }
+
+    fn solve_at<C: Cpu>(&mut self, board: Board, line: Line) -> Result<Solution, OutOfTime> {
         self.nodes = 0;
         self.out_of_time = false;
-        let (score, best) = self.converge::<C>(board)?;
-        let pv = self.principal_variation::<C>(board, score)?;
+        let (score, mut best) = self.converge::<C>(board)?;
+        let pv = self.principal_variation::<C>(board, score, line)?;
+        if line == Line::LowestIndex {
+            best = pv.first().copied().flatten();
+        }
         Ok(Solution {
             score,
             best,
@@ -246,15 +288,18 @@ impl Solver {
     }
 
     /// MTD(f) from 0: null-window tests at the root, each moving a bound on the score, until the
-    /// bounds meet. Scores are even (discs plus empties make 64), so each test asks "more than t?" for
-    /// an odd t. (Measured on FFO #45 and #48: climbing from 0 beat both an exact first guess and
+    /// bounds meet. With empties to the winner scores are even (discs plus empties make 64), so each
+    /// test asks "more than t?" for an odd t; counting discs only, any t. (Measured on FFO #45 and #48: climbing from 0 beat both an exact first guess and
     /// galloping strides, because tests that fail high are cheap.)
     fn converge<C: Cpu>(&mut self, board: Board) -> Result<(i32, Option<Square>), OutOfTime> {
         let (mut lower, mut upper) = (-MAX_SCORE, MAX_SCORE);
         let mut best = None;
         let mut target = 0;
         while lower < upper {
-            let t = odd_between(target, lower, upper);
+            let t = match self.counting {
+                Counting::EmptiesToWinner => odd_between(target, lower, upper),
+                Counting::DiscsOnly => target.clamp(lower, upper - 1),
+            };
             let (score, proven) = self.root::<C>(board, t, t + 1)?;
             if score > t {
                 lower = score;
@@ -311,8 +356,14 @@ impl Solver {
         Ok((best_score, best))
     }
 
-    /// Follows moves whose value is the known score, the table's move first, to the end of the game.
-    fn principal_variation<C: Cpu>(&mut self, mut board: Board, mut score: i32) -> Result<Vec<Option<Square>>, OutOfTime> {
+    /// Follows moves whose value is the known score to the end of the game, trying the table's move
+    /// first or the moves in index order.
+    fn principal_variation<C: Cpu>(
+        &mut self,
+        mut board: Board,
+        mut score: i32,
+        line: Line,
+    ) -> Result<Vec<Option<Square>>, OutOfTime> {
         let mut pv = Vec::new();
         loop {
             let moves = board.moves();
@@ -329,7 +380,7 @@ impl Solver {
                 .table
                 .probe(board)
                 .and_then(|e| Square::new(e.best))
-                .filter(|&s| moves.contains(s));
+                .filter(|&s| moves.contains(s) && line == Line::TableFirst);
             let mut next = None;
             for square in hinted.into_iter().chain(moves.squares().filter(|&s| Some(s) != hinted)) {
                 let child = board.play(square);
@@ -420,7 +471,7 @@ impl Solver {
         let moves = board.moves();
         if moves.is_empty() {
             return if passed {
-                final_score(board.player.0, board.opponent.0)
+                final_score(board.player.0, board.opponent.0, self.counting)
             } else {
                 -self.search::<C>(board.pass(), -beta, -alpha, empties, true)
             };
@@ -515,10 +566,10 @@ impl Solver {
             parity,
         } = empties;
         match n {
-            0 => final_score(player, opponent),
+            0 => final_score(player, opponent, self.counting),
             1 => {
                 self.nodes += 1;
-                last_square_score::<C>(player, opponent, Square::from_index(squares[0]))
+                last_square_score::<C>(player, opponent, Square::from_index(squares[0]), self.counting)
             }
             2 => self.two_empties::<C>(player, opponent, beta, squares[0], squares[1]),
             _ => {
@@ -561,7 +612,7 @@ impl Solver {
                     return best_score;
                 }
                 if legal_moves(opponent, player) == 0 {
-                    return final_score(player, opponent);
+                    return final_score(player, opponent, self.counting);
                 }
                 // A forced pass; the opponent has a move, so this cannot pass back forever.
                 -self.small::<C>(opponent, player, -beta, -alpha, empties)
@@ -579,7 +630,7 @@ impl Solver {
         // We pass: the opponent takes the square best for it, if it can move at all.
         match self.best_of_last_two::<C>(opponent, player, MAX_SCORE + 1, first, second) {
             Some(score) => -score,
-            None => final_score(player, opponent),
+            None => final_score(player, opponent, self.counting),
         }
     }
 
@@ -599,6 +650,7 @@ impl Solver {
                     other ^ flipped,
                     mover ^ flipped ^ (1 << square),
                     Square::from_index(last),
+                    self.counting,
                 );
                 if best_score.is_none_or(|best| score > best) {
                     best_score = Some(score);
@@ -614,7 +666,7 @@ impl Solver {
 
 /// One empty square left: the score is counted from the flips, nothing is played.
 #[inline(always)]
-fn last_square_score<C: Cpu>(player: u64, opponent: u64, square: Square) -> i32 {
+fn last_square_score<C: Cpu>(player: u64, opponent: u64, square: Square, counting: Counting) -> i32 {
     let difference = 2 * player.count_ones() as i32 - 63;
     let own = count_last_flips::<C>(player, square) as i32;
     if own > 0 {
@@ -624,7 +676,11 @@ fn last_square_score<C: Cpu>(player: u64, opponent: u64, square: Square) -> i32 
     if theirs > 0 {
         return difference - 2 * theirs - 1;
     }
-    if difference > 0 { difference + 1 } else { difference - 1 }
+    match counting {
+        Counting::EmptiesToWinner if difference > 0 => difference + 1,
+        Counting::EmptiesToWinner => difference - 1,
+        Counting::DiscsOnly => difference,
+    }
 }
 
 /// Fastest-first: the fewer replies a move (to `square`, giving `child`) leaves the opponent, corners
@@ -687,7 +743,15 @@ mod tests {
             } else {
                 board.final_score()
             };
-            assert_eq!(last_square_score::<crate::cpu::Portable>(player, opponent, empty), expected, "{board:?}");
+            let score = last_square_score::<crate::cpu::Portable>(player, opponent, empty, Counting::EmptiesToWinner);
+            assert_eq!(score, expected, "{board:?}");
+            let discs_only = if board.flips(empty).is_empty() && board.pass().flips(empty).is_empty() {
+                board.disc_difference()
+            } else {
+                expected
+            };
+            let score = last_square_score::<crate::cpu::Portable>(player, opponent, empty, Counting::DiscsOnly);
+            assert_eq!(score, discs_only, "{board:?}");
         }
     }
 }

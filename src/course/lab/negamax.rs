@@ -2,41 +2,127 @@
 //! the end of the game (empty squares count for nobody, as the course counts tokens), with an optimal
 //! line for both sides.
 //!
-//! It is the fixed-depth alpha-beta on disc difference (seed 004's scoring) with a depth no game can
-//! outlast: every ply fills a square or is a pass, and two passes in a row end the game.
+//! The endgame solver answers it, counting discs only; the line takes the lowest-index optimal move
+//! at every ply, as the fixed-depth alpha-beta this replaced did (the tests keep that one as the
+//! reference), so that transcripts stay byte for byte the same.
 
 use crate::board::Board;
-use crate::eval::Eval;
-use crate::search::alphabeta::alphabeta;
-use crate::search::{Scoring, SearchResult};
+use crate::search::endgame::{Counting, Solution, Solver};
 use crate::square::Square;
 
-fn to_the_end(board: Board) -> SearchResult {
-    alphabeta(board, 2 * board.empty_count() + 1, Scoring::lookahead(Eval::Discs))
+/// 2^20 entries (24 MB, mapped lazily): ample for the positions a lab asks about.
+const TABLE_BITS: u32 = 20;
+
+fn solver() -> Solver {
+    Solver::with_counting(TABLE_BITS, Counting::DiscsOnly)
+}
+
+fn solved(solver: &mut Solver, board: Board) -> Solution {
+    solver
+        .solve_lowest_line(board)
+        .expect("a solver without a deadline or node limit finishes")
 }
 
 /// The exact value of `board` for its side to move.
 pub fn value(board: Board) -> i32 {
-    to_the_end(board).value
+    Values::new().value(board)
 }
 
 /// The exact value of `board` for its side to move and an optimal line in play order (`None` for a
 /// pass); among equal moves the smallest index is taken, so the line is reproducible.
 pub fn solve(board: Board) -> (i32, Vec<Option<Square>>) {
-    let score = value(board);
-    let mut line = Vec::new();
-    let mut current = board;
-    while !current.is_game_over() {
-        match to_the_end(current).best {
-            Some(square) => {
-                line.push(Some(square));
-                current = current.play(square);
-            }
-            None => {
-                line.push(None);
-                current = current.pass();
-            }
+    let solution = solved(&mut solver(), board);
+    (solution.score, solution.pv)
+}
+
+/// Exact values of related positions (a position and its children) with one solver, whose table
+/// carries over from one to the next.
+pub struct Values {
+    solver: Solver,
+}
+
+impl Default for Values {
+    fn default() -> Values {
+        Values::new()
+    }
+}
+
+impl Values {
+    pub fn new() -> Values {
+        Values { solver: solver() }
+    }
+
+    /// The exact value of `board` for its side to move.
+    pub fn value(&mut self, board: Board) -> i32 {
+        match self.solver.solve(board) {
+            Ok(solution) => solution.score,
+            Err(_) => unreachable!("a solver without a deadline or node limit finishes"),
         }
     }
-    (score, line)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::Eval;
+    use crate::rng::SeededRng;
+    use crate::search::Scoring;
+    use crate::search::alphabeta::alphabeta;
+
+    /// The definition: alpha-beta on disc difference to a depth no game outlasts, ties to the
+    /// smallest index.
+    fn reference_value(board: Board) -> (i32, Option<Square>) {
+        let result = alphabeta(board, 2 * board.empty_count() + 1, Scoring::lookahead(Eval::Discs));
+        (result.value, result.best)
+    }
+
+    fn reference_line(board: Board) -> Vec<Option<Square>> {
+        let mut line = Vec::new();
+        let mut current = board;
+        while !current.is_game_over() {
+            match reference_value(current).1 {
+                Some(square) => {
+                    line.push(Some(square));
+                    current = current.play(square);
+                }
+                None => {
+                    line.push(None);
+                    current = current.pass();
+                }
+            }
+        }
+        line
+    }
+
+    /// Random positions with 4 to 11 empties, some ending early, some with passes.
+    fn positions() -> Vec<Board> {
+        let mut rng = SeededRng::new(20_261_122);
+        let mut boards = Vec::new();
+        while boards.len() < 300 {
+            let mut board = Board::START;
+            let stop = 4 + rng.below(8) as u32;
+            while !board.is_game_over() && board.empty_count() > stop {
+                board = if board.moves().is_empty() {
+                    board.pass()
+                } else {
+                    board.play(rng.pick_square(board.moves()))
+                };
+            }
+            boards.push(board);
+        }
+        boards
+    }
+
+    #[test]
+    fn the_solver_counting_discs_only_agrees_with_the_definition() {
+        let mut values = Values::new();
+        for board in positions() {
+            let (expected, _) = reference_value(board);
+            assert_eq!(value(board), expected, "{board:?}");
+            assert_eq!(values.value(board), expected, "{board:?}");
+            let (score, line) = solve(board);
+            assert_eq!(score, expected, "{board:?}");
+            assert_eq!(line, reference_line(board), "{board:?}");
+        }
+    }
 }
