@@ -527,3 +527,75 @@ fn a_node_budget_makes_the_engine_reproducible() {
         .code(2)
         .stderr(predicates::str::contains("engine:nodes=N"));
 }
+
+/// FFO #40 (20 empties, black to move) in the lab's board form.
+const FFO_40: &str = "o..oooox.ooooooxooxxoooxooxoooxxooooooxx...oooox....o..x........";
+
+#[test]
+fn regression_14_lab5_with_many_empties_comes_from_the_solver() {
+    // The fixed-depth alpha-beta took more than a minute here; the solver takes about a second.
+    let output = common::othello([FFO_40, "x", "--lab5", "--holes", "64"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let expected_line = "Min score: 38; move sequence: \
+        [63, -1, 40, 62, 58, 60, 59, -1, 56, 54, 53, 42, 61, 51, 57, 50, 48, 49, 41, -1, 2, 1, 8]";
+    assert!(
+        stdout.ends_with(&format!("My preferred move is: 8\n{expected_line}\n")),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn regression_17_every_cpu_level_gives_the_same_answers() {
+    // 16 empties, o to move (FFO #40 after a2 b1 c1 b6). The search is deterministic, so every
+    // level must visit the same nodes and give the same line; levels the CPU lacks fall back.
+    let board = "ooxxxxxxxoxxxxxxooxoxooxooxxooxxooxoooxx.x.oooox....o..x........";
+    let answer = |level: &str| {
+        let output = common::othello(["solve", board, "o", "--json"])
+            .env("OTHELLO_CPU", level)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{level}");
+        let mut json: Value = serde_json::from_slice(&output.stdout).unwrap();
+        json.as_object_mut().unwrap().remove("seconds");
+        json
+    };
+    let portable = answer("portable");
+    assert_eq!(portable["finished"], true);
+    for level in ["avx2", "avx512"] {
+        assert_eq!(answer(level), portable, "{level}");
+    }
+    let perft = |level: &str| {
+        let output = common::othello(["perft", "8", "--json"])
+            .env("OTHELLO_CPU", level)
+            .output()
+            .unwrap();
+        let mut json: Value = serde_json::from_slice(&output.stdout).unwrap();
+        json.as_object_mut().unwrap().remove("seconds");
+        json
+    };
+    let expected = perft("portable");
+    assert_eq!(expected["leaves"], 390_216);
+    for level in ["avx2", "avx512"] {
+        assert_eq!(perft(level), expected, "{level}");
+    }
+}
+
+#[test]
+fn an_unknown_cpu_level_is_named_and_the_best_one_used() {
+    common::othello(["perft", "3"])
+        .env("OTHELLO_CPU", "sse9")
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("perft 3: 56 leaves"))
+        .stderr(predicates::str::contains(
+            "OTHELLO_CPU=sse9 is not one of portable, avx2, avx512",
+        ));
+    common::othello(["--version"])
+        .env("OTHELLO_CPU", "portable")
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("searches run with portable instructions"));
+}

@@ -20,8 +20,8 @@ use std::io::{self, Write};
 use anyhow::{Context, Result, anyhow, bail};
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
-use crate::cpu::Level;
 use crate::course::lab::{self, LabIllegalMove, LabRequest};
+use crate::cpu::Level;
 use crate::position::Position;
 
 /// Exit statuses: 0 success, 1 the rules refused a well-formed request, 2 bad input.

@@ -506,7 +506,9 @@ impl Solver {
         let mut best_score = -MAX_SCORE - 1;
         let mut best_move = NO_MOVE;
         for (i, &(_, square, child)) in keyed.iter().enumerate() {
-            let score = pvs_child(i == 0, alpha, beta, |a, b| self.search::<C>(child, a, b, empties - 1, false));
+            let score = pvs_child(i == 0, alpha, beta, |a, b| {
+                self.search::<C>(child, a, b, empties - 1, false)
+            });
             if self.out_of_time {
                 return 0;
             }

@@ -242,7 +242,9 @@ impl Engine {
         let mut best_value = -INFINITY;
         let mut best_move = NO_MOVE;
         for (i, &(_, square, child)) in keyed.iter().enumerate() {
-            let value = pvs_child(i == 0, alpha, beta, |a, b| self.search::<C>(child, depth - 1, a, b, false));
+            let value = pvs_child(i == 0, alpha, beta, |a, b| {
+                self.search::<C>(child, depth - 1, a, b, false)
+            });
             if self.out_of_time {
                 return 0;
             }

@@ -116,7 +116,11 @@ mod tests {
                 let mover = state & !square.bitboard().0;
                 let opponent = !mover & !square.bitboard().0;
                 let expected = flips(mover, opponent, square).count_ones();
-                assert_eq!(count_last_flips::<crate::cpu::Portable>(mover, square), expected, "{square}");
+                assert_eq!(
+                    count_last_flips::<crate::cpu::Portable>(mover, square),
+                    expected,
+                    "{square}"
+                );
                 let at_current_level = crate::cpu::with_cpu!(C => count_last_flips::<C>(mover, square));
                 assert_eq!(at_current_level, expected, "{square}");
             }

@@ -31,7 +31,10 @@ fn count_body<C: Cpu>(board: Board, depth: u32) -> u64 {
         // The last ply is counted, not played.
         return u64::from(moves.count());
     }
-    moves.squares().map(|square| count::<C>(board.play_on::<C>(square), depth - 1)).sum()
+    moves
+        .squares()
+        .map(|square| count::<C>(board.play_on::<C>(square), depth - 1))
+        .sum()
 }
 
 #[cfg(test)]
