@@ -13,7 +13,7 @@ use crate::strategy::{Failed, Strategy};
 /// What a computer reported about one of its moves.
 #[derive(Clone, Copy, PartialEq, Debug)]
 pub struct MoveStats {
-    pub value: Option<i32>,
+    pub value: Option<crate::value::Value>,
     pub nodes: u64,
     pub seconds: f64,
 }

@@ -15,6 +15,7 @@ use crate::notation::condensed::{self, Entry};
 use crate::notation::lab_board;
 use crate::position::Position;
 use crate::square::Square;
+use crate::value::Value;
 
 pub const FORMAT: &str = "othello-game-log";
 pub const VERSION: u32 = 1;
@@ -65,8 +66,19 @@ pub struct MoveLog {
     /// The board after the turn, in the lab's 64-character form.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub board: Option<String>,
+    /// A computer's value for the position after its move, from its side: the number, its kind
+    /// (`exact`, `proven`, `estimate` or `score`), whether it is exact, the depth searched (for an
+    /// exact value the empty squares solved) and the unit (`discs`, or a seed evaluation's name).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value_kind: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exact: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unit: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nodes: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -163,6 +175,10 @@ impl GameLog {
                         flipped_names: Vec::new(),
                         board,
                         value: None,
+                        value_kind: None,
+                        exact: None,
+                        depth: None,
+                        unit: None,
                         nodes: None,
                         ms: None,
                     },
@@ -171,18 +187,25 @@ impl GameLog {
                         square,
                         flipped,
                         stats,
-                    } => MoveLog {
-                        side,
-                        pass: false,
-                        square: Some(square.index() as u8),
-                        name: Some(square.to_string()),
-                        flipped: flipped.squares().map(|s| s.index() as u8).collect(),
-                        flipped_names: flipped.squares().map(|s| s.to_string()).collect(),
-                        board,
-                        value: stats.and_then(|s| s.value),
-                        nodes: stats.map(|s| s.nodes),
-                        ms: stats.map(|s| (s.seconds * 1e6).round() / 1e3),
-                    },
+                    } => {
+                        let value = stats.and_then(|s| s.value);
+                        MoveLog {
+                            side,
+                            pass: false,
+                            square: Some(square.index() as u8),
+                            name: Some(square.to_string()),
+                            flipped: flipped.squares().map(|s| s.index() as u8).collect(),
+                            flipped_names: flipped.squares().map(|s| s.to_string()).collect(),
+                            board,
+                            value: value.map(Value::number),
+                            value_kind: value.map(|v| v.kind().to_string()),
+                            exact: value.map(Value::is_exact),
+                            depth: value.and_then(Value::depth),
+                            unit: value.map(|v| v.unit().to_string()),
+                            nodes: stats.map(|s| s.nodes),
+                            ms: stats.map(|s| (s.seconds * 1e6).round() / 1e3),
+                        }
+                    }
                 }
             })
             .collect();
@@ -255,8 +278,16 @@ impl GameLog {
             {
                 return Err(fail(format!("the name {name:?} is not square {index}")));
             }
+            // A value reads back with its kind; one without (from an older log) is left out.
+            let value = match (logged.value, &logged.value_kind) {
+                (Some(number), Some(kind)) => Some(
+                    Value::from_parts(number, kind, logged.unit.as_deref(), logged.depth)
+                        .ok_or_else(|| fail(format!("the value {number} ({kind}) is not a value")))?,
+                ),
+                _ => None,
+            };
             let stats = logged.nodes.map(|nodes| MoveStats {
-                value: logged.value,
+                value,
                 nodes,
                 seconds: logged.ms.unwrap_or(0.0) / 1e3,
             });

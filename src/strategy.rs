@@ -17,13 +17,15 @@ use crate::search::engine::{Budget, DEFAULT_MILLISECONDS, Engine};
 use crate::search::minimax::minimax;
 use crate::search::{Scoring, SearchResult};
 use crate::square::Square;
+use crate::value::Value;
 
 /// What a strategy decided, with what it cost.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Decision {
     pub square: Square,
-    /// The value the strategy gave its move (side to move's view), when it computes one.
-    pub value: Option<i32>,
+    /// What the strategy says the position is worth after its move, for the side that moves, when
+    /// it computes that.
+    pub value: Option<Value>,
     /// Positions it examined.
     pub nodes: u64,
 }
@@ -207,8 +209,11 @@ impl StrategySpec {
     pub fn build(&self, seed: u64) -> Box<dyn Strategy> {
         match *self {
             StrategySpec::Random => Box::new(RandomStrategy(SeededRng::new(seed))),
-            StrategySpec::Greedy => Box::new(Maximizer(|board: Board| board.disc_difference())),
-            StrategySpec::Weighted => Box::new(Maximizer(|board: Board| weighted_score(board.player, board.opponent))),
+            StrategySpec::Greedy => Box::new(Maximizer(|board: Board| board.disc_difference(), Eval::Discs)),
+            StrategySpec::Weighted => Box::new(Maximizer(
+                |board: Board| weighted_score(board.player, board.opponent),
+                Eval::Weights,
+            )),
             StrategySpec::Preferred => Box::new(PreferredStrategy),
             StrategySpec::Minimax { depth, eval } => Box::new(FixedDepth {
                 depth,
@@ -359,8 +364,8 @@ impl Strategy for RandomStrategy {
 }
 
 /// Norvig's maximizer(evaluate): the move whose resulting board is best for the mover, first
-/// (smallest index) among equals.
-struct Maximizer<F>(F);
+/// (smallest index) among equals; `evaluate` is the evaluation named.
+struct Maximizer<F>(F, Eval);
 
 impl<F: Fn(Board) -> i32 + Send> Strategy for Maximizer<F> {
     fn choose(&mut self, position: Position) -> Result<Decision, Failed> {
@@ -378,7 +383,11 @@ impl<F: Fn(Board) -> i32 + Send> Strategy for Maximizer<F> {
         let (square, value) = best.expect("a strategy is only asked when a move exists");
         Ok(Decision {
             square,
-            value: Some(value),
+            value: Some(Value::Score {
+                score: value,
+                eval: self.1,
+                depth: Some(1),
+            }),
             nodes,
         })
     }
@@ -396,7 +405,7 @@ impl Strategy for FixedDepth {
         let square = result.best.expect("a strategy is only asked when a move exists");
         Ok(Decision {
             square,
-            value: Some(result.value),
+            value: Some(self.scoring.value(result.value, self.depth)),
             nodes: result.nodes,
         })
     }
@@ -440,6 +449,11 @@ mod tests {
         // From the start every move flips one disc: the first, d3 (19), wins the tie.
         let decision = StrategySpec::Greedy.build(0).choose(Position::START).unwrap();
         assert_eq!(decision.square.index(), 19);
-        assert_eq!(decision.value, Some(3));
+        let value = Value::Score {
+            score: 3,
+            eval: Eval::Discs,
+            depth: Some(1),
+        };
+        assert_eq!(decision.value, Some(value));
     }
 }

@@ -488,7 +488,7 @@ fn the_engine_values_a_forced_move_instead_of_reporting_zero() {
             position = position.after_forced_pass();
             if position.moves().count() == 1 && position.board.empty_count() > 24 {
                 let choice = Engine::with_budget(Budget::Nodes(20_000)).choose(position.board);
-                assert!(choice.nodes > 0 && choice.depth >= 1, "{choice:?}");
+                assert!(choice.nodes > 0 && choice.value.depth() >= Some(1), "{choice:?}");
                 found += 1;
                 break;
             }
@@ -598,4 +598,95 @@ fn an_unknown_cpu_level_is_named_and_the_best_one_used() {
         .assert()
         .success()
         .stdout(predicates::str::contains("searches run with portable instructions"));
+}
+
+#[test]
+fn regression_11_engine_values_are_discs_and_say_their_kind() {
+    // 16 empties: the engine's solver finishes within its nodes, and says so.
+    let board = "ooxxxxxxxoxxxxxxooxoxooxooxxooxxooxoooxx.x.oooox....o..x........";
+    let output = common::othello(["best", "--strategy", "engine:nodes=3000000", board, "o", "--json"])
+        .output()
+        .unwrap();
+    let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        (
+            &json["score"],
+            &json["exact"],
+            &json["depth"],
+            &json["value_kind"],
+            &json["unit"]
+        ),
+        (
+            &Value::from(-38),
+            &Value::from(true),
+            &Value::from(16),
+            &Value::from("exact"),
+            &Value::from("discs")
+        )
+    );
+    common::othello(["best", "--strategy", "engine:nodes=3000000", board, "o"])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("49 (b7), loses by 38 (exact)"));
+    // From the start: an estimate in discs, with the depth it reached.
+    let output = common::othello(["best", "--strategy", "engine:nodes=100000", "--json"])
+        .output()
+        .unwrap();
+    let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        (&json["exact"], &json["value_kind"]),
+        (&Value::from(false), &Value::from("estimate"))
+    );
+    assert!(json["depth"].as_u64().unwrap() >= 4, "{json}");
+    assert!(json["score"].as_i64().unwrap().abs() <= 64, "{json}");
+    // A seed strategy's score keeps its own unit.
+    let output = common::othello(["best", "--strategy", "alphabeta:4:mobility", "--json"])
+        .output()
+        .unwrap();
+    let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        (&json["unit"], &json["depth"]),
+        (&Value::from("mobility"), &Value::from(4))
+    );
+}
+
+#[test]
+fn logged_values_carry_their_kind_and_replay_reads_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("games.jsonl");
+    common::othello([
+        "match",
+        "engine:nodes=20000",
+        "alphabeta:3:weights",
+        "--games",
+        "2",
+        "--log",
+        log.to_str().unwrap(),
+    ])
+    .assert()
+    .success();
+    let text = std::fs::read_to_string(&log).unwrap();
+    let mut kinds = std::collections::BTreeSet::new();
+    for line in text.lines() {
+        let game: Value = serde_json::from_str(line).unwrap();
+        for turn in game["moves"].as_array().unwrap() {
+            if let Some(kind) = turn.get("value_kind") {
+                kinds.insert(kind.as_str().unwrap().to_string());
+                assert!(turn["depth"].is_u64(), "{turn}");
+                assert_eq!(turn["exact"], Value::from(kind == "exact"), "{turn}");
+            }
+        }
+    }
+    // The engine ends every game with exact values, and estimates before; the seed strategy scores.
+    assert!(
+        kinds.contains("exact") && kinds.contains("estimate") && kinds.contains("score"),
+        "{kinds:?}"
+    );
+    common::othello(["replay", log.to_str().unwrap()]).assert().success();
+    // A value whose kind is unknown is a broken log.
+    std::fs::write(&log, text.replacen("\"estimate\"", "\"guess\"", 1)).unwrap();
+    common::othello(["replay", log.to_str().unwrap()])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("is not a value"));
 }

@@ -18,6 +18,7 @@ use crate::position::Position;
 use crate::search::Scoring;
 use crate::search::alphabeta::alphabeta;
 use crate::strategy::{MAX_DEPTH, StrategySpec};
+use crate::value::Value;
 
 /// Where the position comes from: seed 004's input file, a lab board and token, or the start.
 #[derive(Args, Debug)]
@@ -87,10 +88,11 @@ pub fn run_best(args: BestArgs) -> Result<()> {
         }
         (None, depth) => {
             let depth = depth.expect("clap requires --depth or --strategy");
-            let result = alphabeta(position.board, depth, Scoring::lookahead(eval));
+            let scoring = Scoring::lookahead(eval);
+            let result = alphabeta(position.board, depth, scoring);
             (
                 result.best,
-                Some(result.value),
+                Some(scoring.value(result.value, depth)),
                 result.nodes,
                 format!("lookahead {depth} ({eval})"),
             )
@@ -103,8 +105,11 @@ pub fn run_best(args: BestArgs) -> Result<()> {
     };
     let nodes_per_second = nodes as f64 / seconds.max(1e-9);
     let text = if args.json {
+        // `score` is the value's number, in `unit`; `exact` and `depth` say how far it is known.
         json!({
-            "move": index, "square": name, "score": score, "depth": args.depth, "eval": args.depth.map(|_| eval.name()),
+            "move": index, "square": name, "score": score.map(Value::number), "depth": score.and_then(Value::depth),
+            "exact": score.map(Value::is_exact), "value_kind": score.map(Value::kind), "unit": score.map(Value::unit),
+            "eval": args.depth.map(|_| eval.name()),
             "strategy": args.strategy.as_ref().map(|spec| spec.to_string()), "nodes": nodes, "seconds": seconds,
             "nodes_per_second": nodes_per_second, "side": side.name(),
         })
@@ -116,7 +121,12 @@ pub fn run_best(args: BestArgs) -> Result<()> {
         } else {
             format!("{index} ({name})")
         };
-        let score = score.map_or(String::new(), |score| format!(", score {score}"));
+        // Seed 004's lookahead says `score N`; a strategy says what kind of value it has.
+        let score = match score {
+            Some(score) if args.strategy.is_none() => format!(", score {}", score.number()),
+            Some(value) => format!(", {value}"),
+            None => String::new(),
+        };
         format!(
             "best move for {} by {searcher}: {what}{score}; {nodes} nodes in {:.3} s ({:.1} million/s)\n",
             side.lab_char(),

@@ -151,7 +151,7 @@ pub fn run(args: PlayArgs) -> Result<()> {
                         }),
                     )
                     .expect("strategies return legal moves");
-                    let value = decision.value.map_or(String::new(), |v| format!("value {v}, "));
+                    let value = decision.value.map_or(String::new(), |v| format!("{v}, "));
                     out += &format!(
                         "{} ({side}) plays {} ({}): {value}{} nodes, {:.1} ms\n",
                         side.lab_char(),

@@ -61,6 +61,23 @@ impl Scoring {
         }
     }
 
+    /// What a search's `value` at a root says, searched `depth` plies: a proven win or loss beyond
+    /// any evaluation, or a score in the evaluation's units.
+    pub fn value(self, value: i32, depth: u32) -> crate::value::Value {
+        use crate::value::Value;
+        if self.terminal == Terminal::WinLoss && value.abs() >= WIN / 2 {
+            return Value::Proven {
+                margin: value - value.signum() * WIN,
+                depth,
+            };
+        }
+        Value::Score {
+            score: value,
+            eval: self.eval,
+            depth: Some(depth),
+        }
+    }
+
     /// The value of a position where the search stops: finished games by the terminal rule.
     #[inline]
     pub fn leaf(self, board: Board) -> i32 {
