@@ -690,3 +690,17 @@ fn logged_values_carry_their_kind_and_replay_reads_them() {
         .code(2)
         .stderr(predicates::str::contains("is not a value"));
 }
+
+#[test]
+fn regression_12_an_unfinished_solve_stops_at_its_node_limit() {
+    // The solver checked its limits only when its node count landed exactly on a multiple of
+    // 4,096, which the small searches' counting mostly stepped over: a limit ran tens of thousands
+    // of nodes late. FFO #40 needs 23.5 million nodes; stopped at 100,000 it must stop near there.
+    use othello::search::endgame::Solver;
+    let (black, white) = othello::notation::lab_board::parse(FFO_40).unwrap();
+    let board = othello::Position::from_discs(black, white, othello::Color::Black).board;
+    let mut solver = Solver::with_table_bits(16);
+    solver.set_node_limit(Some(100_000));
+    assert!(solver.solve(board).is_err());
+    assert!(solver.nodes() < 100_000 + 4_096 + 64, "{} nodes", solver.nodes());
+}
