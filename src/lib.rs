@@ -19,6 +19,7 @@ pub mod search;
 pub mod square;
 pub mod stability;
 pub mod strategy;
+pub mod training;
 pub mod value;
 
 pub use bitboard::Bitboard;

@@ -10,6 +10,7 @@ mod output;
 mod perft;
 mod play;
 mod replay;
+mod selfplay;
 mod signals;
 mod solve;
 mod tournament;
@@ -102,6 +103,9 @@ enum Command {
     /// Count the move sequences DEPTH plies ahead (a forced pass is a ply)
     #[command(allow_negative_numbers = true)]
     Perft(perft::PerftArgs),
+    /// Self-play training data: positions and their values, reproducible, in shards, resumable
+    #[command(allow_negative_numbers = true)]
+    Selfplay(selfplay::SelfPlayArgs),
     /// A round robin or Swiss tournament of strategies and students' programs
     #[command(allow_negative_numbers = true)]
     Tournament(tournament::TournamentArgs),
@@ -119,6 +123,7 @@ const SUBCOMMANDS: &[&str] = &[
     "perft",
     "play",
     "replay",
+    "selfplay",
     "solve",
     "tournament",
     "help",
@@ -186,6 +191,7 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
         Command::Perft(args) => perft::run(args),
         Command::Play(args) => play::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Selfplay(args) => selfplay::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Tournament(args) => tournament::run(args),
     }

@@ -98,7 +98,12 @@ pub struct Engine {
 }
 
 const NO_MOVE: u8 = 64;
+/// The largest table, and the smallest: 2^20 and 2^12 entries of 32 bytes (the solver's twice as
+/// many, of 24).
 const TABLE_BITS: u32 = 20;
+const MIN_TABLE_BITS: u32 = 12;
+/// A rough node rate, to size the tables of a timed engine.
+const NODES_PER_SECOND: f64 = 20e6;
 
 impl Engine {
     pub fn new(milliseconds: u64) -> Engine {
@@ -106,10 +111,17 @@ impl Engine {
     }
 
     pub fn with_budget(budget: Budget) -> Engine {
+        // Tables in proportion to what a move may visit: a small budget does not pay for touching
+        // (and the system for zeroing) pages of a big table it never fills, game after game.
+        let nodes = match budget {
+            Budget::Time(time) => (time.as_secs_f64() * NODES_PER_SECOND) as u64,
+            Budget::Nodes(nodes) => nodes,
+        };
+        let bits = (u64::BITS - nodes.leading_zeros()).clamp(MIN_TABLE_BITS, TABLE_BITS);
         Engine {
             budget,
-            table: bytemuck::zeroed_vec(1 << TABLE_BITS),
-            solver: Solver::with_table_bits(21),
+            table: bytemuck::zeroed_vec(1 << bits),
+            solver: Solver::with_table_bits(bits + 1),
             nodes: 0,
             deadline: Instant::now(),
             node_deadline: u64::MAX,
@@ -205,7 +217,7 @@ impl Engine {
     fn index(&self, board: Board) -> usize {
         let h =
             board.player.0.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ board.opponent.0.wrapping_mul(0xD6E8_FEB8_6659_FD93);
-        ((h ^ (h >> 29)) as usize) & ((1 << TABLE_BITS) - 1)
+        ((h ^ (h >> 29)) as usize) & (self.table.len() - 1)
     }
 
     /// Principal variation search to `depth` plies; a pass does not use up a ply here.

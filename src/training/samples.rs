@@ -1,0 +1,173 @@
+//! The sample file `othello selfplay` writes and a trainer reads: a header naming the settings, then
+//! per game one line per position and a `#done GAME` line. A game counts only once its `#done` line
+//! is there, so a run stopped at any moment leaves a file whose complete games are all usable, and
+//! a rerun with the same settings cuts off the unfinished tail and goes on from there.
+//!
+//! ```text
+//! # othello selfplay 1: player=engine:nodes=20000 opening=2..12 random=5% exact=16 seed=1 shard=0/1
+//! 7 0000001008000000 0000000810000000 +6 r
+//! ...
+//! #done 7
+//! ```
+//! A position line: game, the side to move's discs and the other side's (hex bitboards, bit 0 = a1),
+//! the final disc difference for the side to move, `x` if exact for this position or `r` if it is
+//! the game's result from its first solved position.
+
+use crate::bitboard::Bitboard;
+use crate::board::Board;
+use crate::training::selfplay::{Sample, SelfPlayConfig, SelfPlayGame};
+
+/// The first line of a file made with `config` as shard `k` of `n` (games k, k + n, ...).
+pub fn header(config: &SelfPlayConfig, (k, n): (u64, u64)) -> String {
+    format!("# othello selfplay 1: {} shard={k}/{n}\n", config.describe())
+}
+
+/// A finished game's lines, its `#done` line last.
+pub fn format_game(game: &SelfPlayGame) -> String {
+    let mut text = String::with_capacity(48 * (game.samples.len() + 1));
+    for sample in &game.samples {
+        text += &format!(
+            "{} {:016x} {:016x} {:+} {}\n",
+            game.index,
+            sample.board.player.0,
+            sample.board.opponent.0,
+            sample.score,
+            if sample.exact { 'x' } else { 'r' }
+        );
+    }
+    text += &format!("#done {}\n", game.index);
+    text
+}
+
+/// Why a sample file cannot be read or continued.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum SamplesError {
+    #[error("it was made with other settings: {found:?}, not {expected:?}; write to another file")]
+    OtherSettings { found: String, expected: String },
+    #[error("line {line}: {why}")]
+    BadLine { line: usize, why: String },
+}
+
+/// What a file already holds: the bytes of its complete games (and header) and their indices.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Existing {
+    /// Everything after this many bytes belongs to an unfinished game and is cut off.
+    pub complete_bytes: usize,
+    /// The index of each complete game, in file order.
+    pub games: Vec<u64>,
+}
+
+/// Reads an existing file's text, made with the settings of `header` (an empty text is a new file).
+pub fn existing(text: &str, header: &str) -> Result<Existing, SamplesError> {
+    if text.is_empty() {
+        return Ok(Existing {
+            complete_bytes: 0,
+            games: Vec::new(),
+        });
+    }
+    let first = text.split_inclusive('\n').next().unwrap_or_default();
+    if first != header {
+        return Err(SamplesError::OtherSettings {
+            found: first.trim_end().to_string(),
+            expected: header.trim_end().to_string(),
+        });
+    }
+    let mut complete_bytes = first.len();
+    let mut games = Vec::new();
+    let mut offset = first.len();
+    for (number, line) in text[first.len()..].split_inclusive('\n').enumerate() {
+        offset += line.len();
+        // A last line without its newline was cut off in the middle.
+        if !line.ends_with('\n') {
+            break;
+        }
+        if let Some(index) = line.strip_prefix("#done ") {
+            let index = index.trim_end().parse().map_err(|_| SamplesError::BadLine {
+                line: number + 2,
+                why: format!("{:?} is not a game's #done line", line.trim_end()),
+            })?;
+            games.push(index);
+            complete_bytes = offset;
+        }
+    }
+    Ok(Existing { complete_bytes, games })
+}
+
+/// Parses a position line into its game index and sample.
+pub fn parse_line(line: &str) -> Option<(u64, Sample)> {
+    let mut fields = line.split_ascii_whitespace();
+    let game = fields.next()?.parse().ok()?;
+    let player = u64::from_str_radix(fields.next()?, 16).ok()?;
+    let opponent = u64::from_str_radix(fields.next()?, 16).ok()?;
+    let score: i8 = fields.next()?.parse().ok()?;
+    let exact = match fields.next()? {
+        "x" => true,
+        "r" => false,
+        _ => return None,
+    };
+    if fields.next().is_some() || player & opponent != 0 || !(-64..=64).contains(&score) {
+        return None;
+    }
+    let board = Board::new(Bitboard(player), Bitboard(opponent));
+    Some((game, Sample { board, score, exact }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config() -> SelfPlayConfig {
+        SelfPlayConfig {
+            player: "greedy".parse().unwrap(),
+            opening_plies: 0..=4,
+            random_percent: 0,
+            exact_empties: 12,
+            seed: 5,
+        }
+    }
+
+    fn game(index: u64) -> SelfPlayGame {
+        crate::training::selfplay::play_game(&config(), index).unwrap()
+    }
+
+    #[test]
+    fn games_read_back_line_by_line() {
+        let game = game(2);
+        let text = format_game(&game);
+        let samples: Vec<Sample> = text
+            .lines()
+            .filter(|line| !line.starts_with('#'))
+            .map(|line| parse_line(line).unwrap())
+            .map(|(index, sample)| {
+                assert_eq!(index, 2);
+                sample
+            })
+            .collect();
+        assert_eq!(samples, game.samples);
+        assert_eq!(parse_line("1 00ff 00ff +3 x"), None, "overlapping discs");
+        assert_eq!(parse_line("1 00ff ff00 +3 q"), None);
+    }
+
+    #[test]
+    fn an_unfinished_tail_is_cut_off_and_other_settings_refused() {
+        let header = header(&config(), (0, 1));
+        let complete = header.clone() + &format_game(&game(0)) + &format_game(&game(1));
+        let unfinished = format_game(&game(2));
+        for cut in [0, 10, unfinished.len() - 3, unfinished.len() - 1] {
+            let text = complete.clone() + &unfinished[..cut];
+            let found = existing(&text, &header).unwrap();
+            assert_eq!(found.complete_bytes, complete.len(), "cut at {cut}");
+            assert_eq!(found.games, vec![0, 1]);
+        }
+        let whole = complete.clone() + &unfinished;
+        assert_eq!(existing(&whole, &header).unwrap().games, vec![0, 1, 2]);
+        let other = SelfPlayConfig { seed: 6, ..config() };
+        for other in [super::header(&other, (0, 1)), super::header(&config(), (1, 2))] {
+            assert!(matches!(
+                existing(&complete, &other),
+                Err(SamplesError::OtherSettings { .. })
+            ));
+        }
+        assert_eq!(existing("", &header).unwrap().games, Vec::<u64>::new());
+    }
+}

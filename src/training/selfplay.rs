@@ -1,0 +1,159 @@
+//! Self-play games for training data: a random opening, then a reproducible strategy with some
+//! random moves, both sides the same; every position where the side to move has a move becomes a
+//! sample. Positions with few enough empty squares get the solver's exact score; earlier ones the
+//! exact score of the game's first solved position, seen from their side to move (the result the
+//! game would have under perfect play from there).
+
+use std::ops::RangeInclusive;
+
+use crate::board::Board;
+use crate::color::Color;
+use crate::position::Position;
+use crate::rng::SeededRng;
+use crate::search::endgame::Solver;
+use crate::strategy::{Failed, StrategySpec};
+
+/// How the games are made; the same settings and seed give the same games on any machine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SelfPlayConfig {
+    /// The strategy that plays both sides after the opening; it must be reproducible.
+    pub player: StrategySpec,
+    /// Random moves at the start, drawn uniformly per game from this range.
+    pub opening_plies: RangeInclusive<u32>,
+    /// After the opening, the chance in percent that a move is random instead of the player's.
+    pub random_percent: u32,
+    /// Positions with at most this many empty squares are solved exactly.
+    pub exact_empties: u32,
+    pub seed: u64,
+}
+
+impl SelfPlayConfig {
+    /// The settings in one line, for a data file's header: a file resumes only with the same ones.
+    pub fn describe(&self) -> String {
+        format!(
+            "player={} opening={}..{} random={}% exact={} seed={}",
+            self.player,
+            self.opening_plies.start(),
+            self.opening_plies.end(),
+            self.random_percent,
+            self.exact_empties,
+            self.seed
+        )
+    }
+}
+
+/// One position and its value for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sample {
+    pub board: Board,
+    /// The final disc difference for the side to move, empty squares to the winner.
+    pub score: i8,
+    /// Solved from this very position; otherwise the score of the game's first solved position.
+    pub exact: bool,
+}
+
+/// A finished self-play game: its index (which fixes its randomness) and its samples in order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SelfPlayGame {
+    pub index: u64,
+    pub samples: Vec<Sample>,
+}
+
+/// Plays game `index` of the configuration: the same game whatever else runs, and wherever.
+pub fn play_game(config: &SelfPlayConfig, index: u64) -> Result<SelfPlayGame, Failed> {
+    let mut rng = SeededRng::for_item(config.seed, index);
+    let span = u64::from(config.opening_plies.end() - config.opening_plies.start()) + 1;
+    let opening = config.opening_plies.start() + rng.below(span) as u32;
+    let mut player = config.player.build(rng.next_u64());
+    let mut solver = Solver::with_table_bits(20);
+    let mut position = Position::START;
+    // Positions before the solved stage, with their side to move; their score comes at the end.
+    let mut unsolved: Vec<(Board, Color)> = Vec::new();
+    // The exact score of the first solved position, and its side to move.
+    let mut anchor = None;
+    let mut solved = Vec::new();
+    let mut ply = 0;
+    loop {
+        position = position.after_forced_pass();
+        if position.is_game_over() {
+            break;
+        }
+        let board = position.board;
+        if board.empty_count() <= config.exact_empties {
+            let solution = solver
+                .solve(board)
+                .expect("a solver without a deadline or node limit finishes");
+            anchor.get_or_insert((solution.score, position.to_move));
+            solved.push(Sample {
+                board,
+                score: solution.score as i8,
+                exact: true,
+            });
+        } else {
+            unsolved.push((board, position.to_move));
+        }
+        let random = ply < opening || rng.below(100) < u64::from(config.random_percent);
+        let square = if random {
+            rng.pick_square(position.moves())
+        } else {
+            player.choose(position)?.square
+        };
+        position = position.play(square);
+        ply += 1;
+    }
+    // A game that ended before its solved stage: its final score is exact for everyone.
+    let (score, side) = anchor.unwrap_or_else(|| (position.board.final_score(), position.to_move));
+    let mut samples: Vec<Sample> = unsolved
+        .into_iter()
+        .map(|(board, to_move)| Sample {
+            board,
+            score: (if to_move == side { score } else { -score }) as i8,
+            exact: false,
+        })
+        .collect();
+    samples.extend(solved);
+    Ok(SelfPlayGame { index, samples })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config() -> SelfPlayConfig {
+        SelfPlayConfig {
+            player: "alphabeta:2:mobility".parse().unwrap(),
+            opening_plies: 2..=6,
+            random_percent: 10,
+            exact_empties: 10,
+            seed: 7,
+        }
+    }
+
+    #[test]
+    fn a_game_is_the_same_every_time_and_its_values_agree_with_the_solver() {
+        let first = play_game(&config(), 3).unwrap();
+        assert_eq!(play_game(&config(), 3).unwrap(), first);
+        assert_ne!(play_game(&config(), 4).unwrap(), first);
+        let mut solver = Solver::with_table_bits(16);
+        let exact: Vec<&Sample> = first.samples.iter().filter(|s| s.exact).collect();
+        assert!(!exact.is_empty() && exact.len() <= 10);
+        for sample in &exact {
+            assert!(sample.board.empty_count() <= 10);
+            assert_eq!(i32::from(sample.score), solver.solve(sample.board).unwrap().score);
+        }
+        // The earlier positions carry the first solved score, from their own side.
+        let anchor = exact[0];
+        for sample in first.samples.iter().filter(|s| !s.exact) {
+            assert!(sample.board.empty_count() > 10);
+            assert_eq!(sample.score.abs(), anchor.score.abs());
+        }
+        // Every sample is a position with a move, and they come in the game's order.
+        assert!(first.samples.iter().all(|s| !s.board.moves().is_empty()));
+        assert!(
+            first
+                .samples
+                .windows(2)
+                .all(|w| w[0].board.empty_count() > w[1].board.empty_count())
+        );
+    }
+}

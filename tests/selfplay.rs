@@ -1,0 +1,148 @@
+//! `othello selfplay`: the same data on any thread count, shards that add up to the whole, a stopped
+//! run that continues where it was, and settings that must match the file's.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use predicates::prelude::*;
+
+/// Quick settings for tests: a shallow player, few solved squares.
+const QUICK: [&str; 6] = [
+    "--player",
+    "alphabeta:2:mobility",
+    "--exact-empties",
+    "10",
+    "--seed",
+    "9",
+];
+
+fn selfplay(file: &Path, extra: &[&str]) -> assert_cmd::assert::Assert {
+    let mut args = vec!["selfplay", file.to_str().unwrap()];
+    args.extend(QUICK);
+    args.extend(extra);
+    common::othello(args).assert()
+}
+
+/// Each game's block of lines (its `#done` line included), by game index; the header apart.
+fn blocks(text: &str) -> (String, BTreeMap<u64, String>) {
+    let mut lines = text.lines();
+    let header = lines.next().unwrap().to_string();
+    let mut blocks: BTreeMap<u64, String> = BTreeMap::new();
+    for line in lines {
+        let game = line
+            .trim_start_matches("#done ")
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        *blocks.entry(game).or_default() += &format!("{line}\n");
+    }
+    (header, blocks)
+}
+
+#[test]
+fn the_data_does_not_depend_on_the_thread_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let (one, two) = (dir.path().join("one.txt"), dir.path().join("two.txt"));
+    selfplay(&one, &["--games", "6", "--threads", "1"])
+        .success()
+        .stdout(predicates::str::contains("shard 0/1: 6 games with"));
+    selfplay(&two, &["--games", "6", "--threads", "2"]).success();
+    let text = std::fs::read_to_string(&one).unwrap();
+    assert_eq!(text, std::fs::read_to_string(&two).unwrap());
+    let header =
+        "# othello selfplay 1: player=alphabeta:2:mobility opening=2..12 random=5% exact=10 seed=9 shard=0/1\n";
+    assert!(text.starts_with(header), "{text:.200}");
+    let (_, games) = blocks(&text);
+    assert_eq!(games.keys().copied().collect::<Vec<_>>(), (0..6).collect::<Vec<_>>());
+    // Every position line reads back, exact ones only at 10 empties or fewer.
+    for line in text.lines().filter(|line| !line.starts_with('#')) {
+        let (_, sample) = othello::training::samples::parse_line(line).expect(line);
+        assert!(!sample.exact || sample.board.empty_count() <= 10, "{line}");
+    }
+}
+
+#[test]
+fn shards_add_up_to_the_one_machine_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = dir.path().join("whole.txt");
+    selfplay(&whole, &["--games", "7"]).success();
+    let mut union = BTreeMap::new();
+    for k in 0..3 {
+        let part = dir.path().join(format!("part{k}.txt"));
+        let shard = format!("{k}/3");
+        selfplay(&part, &["--games", "7", "--shard", &shard]).success();
+        let (_, games) = blocks(&std::fs::read_to_string(&part).unwrap());
+        assert!(games.keys().all(|game| game % 3 == k), "{shard}: {:?}", games.keys());
+        union.extend(games);
+    }
+    assert_eq!(union, blocks(&std::fs::read_to_string(&whole).unwrap()).1);
+}
+
+#[test]
+fn a_stopped_run_continues_where_it_was() {
+    let dir = tempfile::tempdir().unwrap();
+    let (whole, resumed) = (dir.path().join("whole.txt"), dir.path().join("resumed.txt"));
+    selfplay(&whole, &["--games", "5"]).success();
+    selfplay(&resumed, &["--games", "3"]).success();
+    // A run killed in the middle of writing game 3: half its lines, no #done.
+    let expected = std::fs::read_to_string(&whole).unwrap();
+    let (_, games) = blocks(&expected);
+    let half = &games[&3][..games[&3].len() / 2];
+    let mut file = std::fs::OpenOptions::new().append(true).open(&resumed).unwrap();
+    std::io::Write::write_all(&mut file, half.as_bytes()).unwrap();
+    drop(file);
+    selfplay(&resumed, &["--games", "5"])
+        .success()
+        .stdout(predicates::str::contains("2 games with").and(predicates::str::contains("(3 games there before)")));
+    assert_eq!(std::fs::read_to_string(&resumed).unwrap(), expected);
+    // Asking again for what is there adds nothing.
+    selfplay(&resumed, &["--games", "5"])
+        .success()
+        .stdout(predicates::str::contains("0 games"));
+    assert_eq!(std::fs::read_to_string(&resumed).unwrap(), expected);
+}
+
+#[test]
+fn a_file_made_otherwise_is_refused_and_left_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("data.txt");
+    selfplay(&file, &["--games", "2"]).success();
+    let before = std::fs::read_to_string(&file).unwrap();
+    common::othello(["selfplay", file.to_str().unwrap(), "--games", "4", "--seed", "10"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("made with other settings"));
+    selfplay(&file, &["--games", "4", "--shard", "1/2"])
+        .code(2)
+        .stderr(predicates::str::contains("shard=1/2"));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), before);
+    common::othello([
+        "selfplay",
+        file.to_str().unwrap(),
+        "--games",
+        "4",
+        "--player",
+        "engine:10",
+    ])
+    .assert()
+    .code(2)
+    .stderr(predicates::str::contains("depend on the machine"));
+    for (option, value) in [("--shard", "2/2"), ("--opening", "5..3"), ("--random-percent", "101")] {
+        common::othello(["selfplay", "x.txt", "--games", "4", option, value])
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains(value));
+    }
+    common::othello(["selfplay", "x.txt", "--games", "0"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("--games"));
+    common::othello(["selfplay", "no/such/dir/x.txt", "--games", "4"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("cannot write no/such/dir/x.txt"));
+}
