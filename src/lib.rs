@@ -12,6 +12,7 @@ pub mod log;
 pub mod matches;
 pub mod notation;
 pub mod parallel;
+pub mod patterns;
 pub mod position;
 pub mod rng;
 pub mod runner;

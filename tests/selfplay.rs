@@ -146,3 +146,42 @@ fn a_file_made_otherwise_is_refused_and_left_alone() {
         .code(2)
         .stderr(predicates::str::contains("cannot write no/such/dir/x.txt"));
 }
+
+#[test]
+fn train_fits_weights_that_load_and_reports_each_stage() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data.txt");
+    let weights = dir.path().join("weights.bin");
+    selfplay(&data, &["--games", "30"]).success();
+    common::othello([
+        "train",
+        data.to_str().unwrap(),
+        "--out",
+        weights.to_str().unwrap(),
+        "--epochs",
+        "3",
+    ])
+    .assert()
+    .success()
+    .stdout(
+        predicates::str::contains("guess 0  hand-made  trained")
+            .and(predicates::str::contains(" 1-5 "))
+            .and(predicates::str::contains("56-60")),
+    );
+    let bytes = std::fs::read(&weights).unwrap();
+    let loaded = othello::patterns::Weights::from_bytes(&bytes).expect("the weights load");
+    assert_eq!(loaded.stages.len(), othello::patterns::STAGES);
+    // A file that is not sample data, and too little data, are refused before anything is written.
+    let other = dir.path().join("other.bin");
+    common::othello(["train", weights.to_str().unwrap(), "--out", other.to_str().unwrap()])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("not a sample file"));
+    let empty = dir.path().join("empty.txt");
+    selfplay(&empty, &["--games", "1"]).success();
+    common::othello(["train", empty.to_str().unwrap(), "--out", other.to_str().unwrap()])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("too few to fit"));
+    assert!(!other.exists());
+}

@@ -14,6 +14,7 @@ mod selfplay;
 mod signals;
 mod solve;
 mod tournament;
+mod train;
 
 use std::ffi::OsString;
 use std::io::{self, Write};
@@ -109,6 +110,9 @@ enum Command {
     /// A round robin or Swiss tournament of strategies and students' programs
     #[command(allow_negative_numbers = true)]
     Tournament(tournament::TournamentArgs),
+    /// Fit pattern weights to self-play samples; the error per stage on held-out games
+    #[command(allow_negative_numbers = true)]
+    Train(train::TrainArgs),
 }
 
 /// Words that select a subcommand rather than the lab mode (none of them is a lab argument).
@@ -126,6 +130,7 @@ const SUBCOMMANDS: &[&str] = &[
     "selfplay",
     "solve",
     "tournament",
+    "train",
     "help",
 ];
 
@@ -194,6 +199,7 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
         Command::Selfplay(args) => selfplay::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Tournament(args) => tournament::run(args),
+        Command::Train(args) => train::run(args),
     }
 }
 

@@ -167,10 +167,18 @@ impl Output {
 
     /// Writes what is left and puts a regular file in place.
     pub fn finish(self, text: &str) -> Result<()> {
+        self.finish_bytes(text.as_bytes())
+    }
+
+    /// `finish` for bytes that need not be text.
+    pub fn finish_bytes(self, bytes: &[u8]) -> Result<()> {
         match self {
-            Output::Stdout => write_stdout(text),
+            Output::Stdout => std::io::stdout()
+                .lock()
+                .write_all(bytes)
+                .context("cannot write to stdout"),
             Output::Direct(mut file, path) => file
-                .write_all(text.as_bytes())
+                .write_all(bytes)
                 .and_then(|()| file.flush())
                 .with_context(|| format!("cannot write {}", path.display())),
             Output::Atomic(temporary, path) => {
@@ -178,7 +186,7 @@ impl Output {
                     Some(file) => file,
                     None => temporary_beside(&path)?,
                 };
-                file.write_all(text.as_bytes())
+                file.write_all(bytes)
                     .with_context(|| format!("cannot write {}", path.display()))?;
                 file.persist(&path)
             }

@@ -54,6 +54,11 @@ pub struct EngineChoice {
 /// (correlation 0.38-0.52): these are rough estimates until the trained evaluation of issue 11.
 const ESTIMATE_SCALES: [i64; 5] = [126, 111, 73, 58, 58];
 
+/// The hand-made evaluation of `board` as an estimate in discs, without search (for comparisons).
+pub fn static_estimate(board: Board) -> i32 {
+    midgame_value(evaluate(board), 0, board.empty_count()).number()
+}
+
 /// The value of a midgame search to `depth` from a root with `empties` empty squares.
 fn midgame_value(value: i32, depth: u32, empties: u32) -> Value {
     if value.abs() >= WIN / 2 {

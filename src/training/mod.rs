@@ -3,3 +3,4 @@
 
 pub mod samples;
 pub mod selfplay;
+pub mod train;

@@ -1,0 +1,137 @@
+//! `othello train FILE...`: fits pattern weights to self-play samples and reports the error per
+//! stage on held-out games.
+
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+
+use super::output::Output;
+use super::write_stdout;
+use crate::patterns::{SCALE, STAGES};
+use crate::training::samples::parse_line;
+use crate::training::train::{Example, Model, StageErrors, TrainConfig};
+
+#[derive(Args, Debug)]
+pub struct TrainArgs {
+    /// Sample files written by `othello selfplay` (their complete games are read)
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Where to write the weights
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    /// Passes over the data
+    #[arg(long, default_value_t = 40, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    epochs: u32,
+    /// Games held out for validation: those whose index mod 100 is below this
+    #[arg(long, value_name = "PERCENT", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=50))]
+    validation_percent: u32,
+    /// Shrinkage: a configuration seen n times moves as if seen n + this many times
+    #[arg(long, default_value_t = 8.0)]
+    shrinkage: f32,
+}
+
+/// The complete games' samples of one file, split into training and validation examples.
+fn read(path: &PathBuf, percent: u64, train: &mut Vec<Example>, valid: &mut Vec<Example>) -> Result<()> {
+    let file = std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut game: Vec<(u64, Example)> = Vec::new();
+    for (number, line) in BufReader::new(file).lines().enumerate() {
+        let line = line.with_context(|| format!("cannot read {}", path.display()))?;
+        if number == 0 {
+            if !line.starts_with("# othello selfplay 1:") {
+                bail!("{} is not a sample file of othello selfplay", path.display());
+            }
+            continue;
+        }
+        if line.starts_with("#done ") {
+            for (index, example) in game.drain(..) {
+                if index % 100 < percent {
+                    valid.push(example);
+                } else {
+                    train.push(example);
+                }
+            }
+            continue;
+        }
+        let (index, sample) = parse_line(&line)
+            .with_context(|| format!("{} line {}: not a sample: {line:?}", path.display(), number + 1))?;
+        game.push((index, sample.into()));
+    }
+    Ok(())
+}
+
+pub fn run(args: TrainArgs) -> Result<()> {
+    let output = Output::open(&args.out)?;
+    let (mut train, mut valid) = (Vec::new(), Vec::new());
+    for path in &args.files {
+        read(path, u64::from(args.validation_percent), &mut train, &mut valid)?;
+    }
+    if train.is_empty() || valid.is_empty() {
+        bail!(
+            "{} training and {} validation samples: too few to fit (make more with othello selfplay)",
+            train.len(),
+            valid.len()
+        );
+    }
+    let config = TrainConfig {
+        epochs: args.epochs,
+        shrinkage: args.shrinkage,
+        ..TrainConfig::default()
+    };
+    let mut model = Model::new();
+    let zero = StageErrors::of(&valid, |_| 0.0);
+    let handmade = StageErrors::of(&valid, |board| crate::search::engine::static_estimate(board) as f32);
+    for epoch in 1..=config.epochs {
+        model.step(&train, &config);
+        if epoch % 10 == 0 || epoch == config.epochs {
+            let errors = StageErrors::of(&valid, |board| model.predict(board));
+            let mean = mean_rmse(&errors);
+            eprintln!("epoch {epoch}: validation error {mean:.2} discs");
+        }
+    }
+    let weights = model.to_weights();
+    let fitted = StageErrors::of(&train, |board| model.predict(board));
+    let trained = StageErrors::of(&valid, |board| weights.evaluate(board) as f32 / SCALE as f32);
+    let mut report = format!(
+        "{} training and {} validation positions; error in discs (root mean square), validation games\n",
+        train.len(),
+        valid.len()
+    );
+    report += "empties  positions  guess 0  hand-made  trained  (on training)\n";
+    for s in 0..STAGES {
+        report += &format!(
+            "{:>2}-{:<2}   {:>9} {:>8.2} {:>10.2} {:>8.2} {:>13.2}\n",
+            s * 5 + 1,
+            s * 5 + 5,
+            zero.counts[s],
+            zero.rmse[s],
+            handmade.rmse[s],
+            trained.rmse[s],
+            fitted.rmse[s]
+        );
+    }
+    report += &format!(
+        "all      {:>9} {:>8.2} {:>10.2} {:>8.2} {:>13.2}\n",
+        valid.len(),
+        mean_rmse(&zero),
+        mean_rmse(&handmade),
+        mean_rmse(&trained),
+        mean_rmse(&fitted)
+    );
+    output.finish_bytes(&weights.to_bytes())?;
+    write_stdout(&(report + &format!("weights written to {}\n", args.out.display())))
+}
+
+/// The root mean square error over all stages together.
+fn mean_rmse(errors: &StageErrors) -> f64 {
+    let (sum, n) = errors
+        .rmse
+        .iter()
+        .zip(&errors.counts)
+        .filter(|(_, n)| **n > 0)
+        .fold((0.0, 0), |(sum, total), (&rmse, &n)| {
+            (sum + rmse * rmse * n as f64, total + n)
+        });
+    (sum / n.max(1) as f64).sqrt()
+}

@@ -1,0 +1,432 @@
+//! The pattern evaluation of the strong engines: the discs on fixed groups of squares (edges with
+//! their X squares, corner blocks, rows, columns and diagonals), one weight per configuration of a
+//! group and per game stage, summed over every place the group occurs on the board.
+//!
+//! A pattern is given once, as squares in an order; its instances are its images under the board's
+//! 8 symmetries, each read in the image of that order, so that all instances share one table of
+//! weights. Where a symmetry maps a pattern onto itself in another order (a row read backwards), the
+//! two readings are one configuration: weights are kept per canonical configuration, which makes the
+//! evaluation the same on all 8 symmetric boards.
+
+use std::sync::OnceLock;
+
+use crate::board::Board;
+
+/// A pattern: a name and its squares (0 = a1, 7 = h1, 63 = h8) in reading order.
+pub struct Pattern {
+    pub name: &'static str,
+    pub squares: &'static [u8],
+}
+
+/// Square index from a name such as "b2", at compile time.
+const fn sq(name: &str) -> u8 {
+    let bytes = name.as_bytes();
+    (bytes[1] - b'1') * 8 + (bytes[0] - b'a')
+}
+
+macro_rules! squares {
+    ($($name:literal),* $(,)?) => { &[$(sq($name)),*] };
+}
+
+pub const PATTERNS: [Pattern; 11] = [
+    Pattern {
+        name: "edge+2x",
+        squares: squares!["a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1", "b2", "g2"],
+    },
+    Pattern {
+        name: "corner3x3",
+        squares: squares!["a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3"],
+    },
+    Pattern {
+        name: "corner2x5",
+        squares: squares!["a1", "b1", "c1", "d1", "e1", "a2", "b2", "c2", "d2", "e2"],
+    },
+    Pattern {
+        name: "row2",
+        squares: squares!["a2", "b2", "c2", "d2", "e2", "f2", "g2", "h2"],
+    },
+    Pattern {
+        name: "row3",
+        squares: squares!["a3", "b3", "c3", "d3", "e3", "f3", "g3", "h3"],
+    },
+    Pattern {
+        name: "row4",
+        squares: squares!["a4", "b4", "c4", "d4", "e4", "f4", "g4", "h4"],
+    },
+    Pattern {
+        name: "diagonal8",
+        squares: squares!["a1", "b2", "c3", "d4", "e5", "f6", "g7", "h8"],
+    },
+    Pattern {
+        name: "diagonal7",
+        squares: squares!["b1", "c2", "d3", "e4", "f5", "g6", "h7"],
+    },
+    Pattern {
+        name: "diagonal6",
+        squares: squares!["c1", "d2", "e3", "f4", "g5", "h6"],
+    },
+    Pattern {
+        name: "diagonal5",
+        squares: squares!["d1", "e2", "f3", "g4", "h5"],
+    },
+    Pattern {
+        name: "diagonal4",
+        squares: squares!["e1", "f2", "g3", "h4"],
+    },
+];
+
+/// Game stages by empty squares: 1-5, 6-10, ..., 56-60.
+pub const STAGES: usize = 12;
+
+/// The stage of a position with `empties` empty squares.
+pub fn stage(empties: u32) -> usize {
+    (empties.clamp(1, 60) as usize - 1) / 5
+}
+
+/// The image of square `s` under symmetry `g` (0 the identity; 1-7 the mirrors and rotations).
+pub const fn symmetric_square(s: u8, g: usize) -> u8 {
+    let (row, col) = (s / 8, s % 8);
+    let (row, col) = match g {
+        0 => (row, col),
+        1 => (row, 7 - col),
+        2 => (7 - row, col),
+        3 => (7 - row, 7 - col),
+        4 => (col, row),
+        5 => (col, 7 - row),
+        6 => (7 - col, row),
+        _ => (7 - col, 7 - row),
+    };
+    row * 8 + col
+}
+
+/// The image of a whole board under symmetry `g`.
+pub fn symmetric_board(board: Board, g: usize) -> Board {
+    let map = |bits: u64| {
+        (0..64u8)
+            .filter(|&s| bits >> s & 1 != 0)
+            .fold(0u64, |image, s| image | 1 << symmetric_square(s, g))
+    };
+    Board::new(
+        crate::Bitboard(map(board.player.0)),
+        crate::Bitboard(map(board.opponent.0)),
+    )
+}
+
+/// Everything derived from `PATTERNS`: instances, table offsets and canonical configurations.
+pub struct Layout {
+    /// Per pattern, its instances: the squares in reading order.
+    pub instances: Vec<Vec<Vec<u8>>>,
+    /// Per pattern, where its weights start in a stage's table, and the table's length.
+    pub offsets: Vec<usize>,
+    pub stage_len: usize,
+    /// Per pattern, the canonical configuration of each configuration.
+    pub canonical: Vec<Vec<u32>>,
+}
+
+/// The global weights after the patterns in a stage's table: the constant and the mobility.
+pub const CONSTANT: usize = 0;
+pub const MOBILITY: usize = 1;
+const GLOBALS: usize = 2;
+
+impl Layout {
+    fn build() -> Layout {
+        let mut instances = Vec::new();
+        let mut offsets = Vec::new();
+        let mut canonical = Vec::new();
+        let mut offset = 0;
+        for pattern in &PATTERNS {
+            let n = pattern.squares.len();
+            let mut found: Vec<Vec<u8>> = Vec::new();
+            // Reorderings of the pattern's own squares that a symmetry gives: one configuration.
+            let mut self_maps: Vec<Vec<usize>> = Vec::new();
+            for g in 0..8 {
+                let image: Vec<u8> = pattern.squares.iter().map(|&s| symmetric_square(s, g)).collect();
+                let mut sorted = image.clone();
+                sorted.sort_unstable();
+                let mut base = pattern.squares.to_vec();
+                base.sort_unstable();
+                if sorted == base {
+                    // Position k of the base reading holds, in this reading, the square at position map[k].
+                    let map = pattern
+                        .squares
+                        .iter()
+                        .map(|s| image.iter().position(|t| t == s).expect("same squares"))
+                        .collect();
+                    self_maps.push(map);
+                }
+                let known = found.iter().any(|other| {
+                    let mut other = other.clone();
+                    other.sort_unstable();
+                    other == sorted
+                });
+                if !known {
+                    found.push(image);
+                }
+            }
+            let size = 3usize.pow(n as u32);
+            let mut canon = vec![0u32; size];
+            for (config, slot) in canon.iter_mut().enumerate() {
+                let digits = digits_of(config, n);
+                *slot = self_maps
+                    .iter()
+                    .map(|map| index_of(map.iter().map(|&k| digits[k])))
+                    .min()
+                    .expect("the identity maps the pattern onto itself") as u32;
+            }
+            instances.push(found);
+            offsets.push(offset);
+            canonical.push(canon);
+            offset += size;
+        }
+        Layout {
+            instances,
+            offsets,
+            stage_len: offset + GLOBALS,
+            canonical,
+        }
+    }
+
+    /// The layout of `PATTERNS`, built once.
+    pub fn get() -> &'static Layout {
+        static LAYOUT: OnceLock<Layout> = OnceLock::new();
+        LAYOUT.get_or_init(Layout::build)
+    }
+
+    /// The position of the global weight `global` in a stage's table.
+    pub fn global(&self, global: usize) -> usize {
+        self.stage_len - GLOBALS + global
+    }
+
+    /// Calls `feature(index)` with each pattern instance's table index (within a stage) for
+    /// `board`, canonical or as read.
+    pub fn features(&self, board: Board, canonical: bool, mut feature: impl FnMut(usize)) {
+        let (player, opponent) = (board.player.0, board.opponent.0);
+        for (p, instances) in self.instances.iter().enumerate() {
+            for squares in instances {
+                let mut index = 0usize;
+                for &s in squares {
+                    let digit = (player >> s & 1) + 2 * (opponent >> s & 1);
+                    index = index * 3 + digit as usize;
+                }
+                let index = if canonical {
+                    self.canonical[p][index] as usize
+                } else {
+                    index
+                };
+                feature(self.offsets[p] + index);
+            }
+        }
+    }
+}
+
+/// Base-3 digits of `config`, most significant first, `n` of them.
+fn digits_of(mut config: usize, n: usize) -> Vec<usize> {
+    let mut digits = vec![0; n];
+    for digit in digits.iter_mut().rev() {
+        *digit = config % 3;
+        config /= 3;
+    }
+    digits
+}
+
+fn index_of(digits: impl Iterator<Item = usize>) -> usize {
+    digits.fold(0, |index, digit| index * 3 + digit)
+}
+
+/// Mobility difference, the global feature beside the patterns.
+pub fn mobility(board: Board) -> i32 {
+    board.moves().count() as i32 - board.opponent_moves().count() as i32
+}
+
+/// Weights in 1/`SCALE` discs: per stage, every configuration of every pattern, then the globals.
+pub struct Weights {
+    pub stages: Vec<Vec<i16>>,
+}
+
+/// Weights count in 1/32 disc.
+pub const SCALE: i32 = 32;
+
+impl Weights {
+    /// The evaluation of `board` for its side to move, in 1/`SCALE` discs.
+    pub fn evaluate(&self, board: Board) -> i32 {
+        let layout = Layout::get();
+        let table = &self.stages[stage(board.empty_count())];
+        let mut sum = i32::from(table[layout.global(CONSTANT)]);
+        sum += i32::from(table[layout.global(MOBILITY)]) * mobility(board);
+        layout.features(board, false, |index| sum += i32::from(table[index]));
+        sum
+    }
+
+    /// Writes the weights: a header line, then each stage's canonical configurations' weights as
+    /// little-endian i16, zeros packed as runs (a 0 followed by the run's length as u16).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let layout = Layout::get();
+        let mut bytes = format!("othello patterns 1 stages={STAGES} len={}\n", layout.stage_len).into_bytes();
+        let mut values = Vec::new();
+        for table in &self.stages {
+            for (p, canon) in layout.canonical.iter().enumerate() {
+                for (config, &c) in canon.iter().enumerate() {
+                    if c as usize == config {
+                        values.push(table[layout.offsets[p] + config]);
+                    }
+                }
+            }
+            values.push(table[layout.global(CONSTANT)]);
+            values.push(table[layout.global(MOBILITY)]);
+        }
+        let mut i = 0;
+        while i < values.len() {
+            if values[i] == 0 {
+                let run = values[i..]
+                    .iter()
+                    .take(u16::MAX as usize)
+                    .take_while(|&&v| v == 0)
+                    .count();
+                bytes.extend_from_slice(&0i16.to_le_bytes());
+                bytes.extend_from_slice(&(run as u16).to_le_bytes());
+                i += run;
+            } else {
+                bytes.extend_from_slice(&values[i].to_le_bytes());
+                i += 1;
+            }
+        }
+        bytes
+    }
+
+    /// Reads what `to_bytes` wrote; `None` if it is not that.
+    pub fn from_bytes(bytes: &[u8]) -> Option<Weights> {
+        let layout = Layout::get();
+        let newline = bytes.iter().position(|&b| b == b'\n')?;
+        let header = std::str::from_utf8(&bytes[..newline]).ok()?;
+        if header != format!("othello patterns 1 stages={STAGES} len={}", layout.stage_len) {
+            return None;
+        }
+        let mut values = Vec::new();
+        let mut rest = &bytes[newline + 1..];
+        while rest.len() >= 2 {
+            let value = i16::from_le_bytes([rest[0], rest[1]]);
+            rest = &rest[2..];
+            if value == 0 {
+                if rest.len() < 2 {
+                    return None;
+                }
+                let run = u16::from_le_bytes([rest[0], rest[1]]) as usize;
+                rest = &rest[2..];
+                values.extend(std::iter::repeat_n(0, run));
+            } else {
+                values.push(value);
+            }
+        }
+        let mut values = values.into_iter();
+        let mut stages = Vec::with_capacity(STAGES);
+        for _ in 0..STAGES {
+            let mut table = vec![0i16; layout.stage_len];
+            for (p, canon) in layout.canonical.iter().enumerate() {
+                for (config, &c) in canon.iter().enumerate() {
+                    if c as usize == config {
+                        table[layout.offsets[p] + config] = values.next()?;
+                    }
+                }
+                for (config, &c) in canon.iter().enumerate() {
+                    table[layout.offsets[p] + config] = table[layout.offsets[p] + c as usize];
+                }
+            }
+            table[layout.global(CONSTANT)] = values.next()?;
+            table[layout.global(MOBILITY)] = values.next()?;
+            stages.push(table);
+        }
+        if values.next().is_some() || !rest.is_empty() {
+            return None;
+        }
+        Some(Weights { stages })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::SeededRng;
+
+    #[test]
+    fn patterns_have_the_instances_of_their_symmetries() {
+        let layout = Layout::get();
+        let counts: Vec<usize> = layout.instances.iter().map(Vec::len).collect();
+        assert_eq!(counts, [4, 4, 8, 4, 4, 4, 2, 4, 4, 4, 4]);
+        // A row read backwards is the same configuration; a 2x5 block has no such reading.
+        let row2 = 3;
+        let forwards = 1; // a2 the player's, the rest empty
+        let backwards = 3usize.pow(7);
+        assert_eq!(layout.canonical[row2][forwards], layout.canonical[row2][backwards]);
+        assert!(layout.canonical[2].iter().enumerate().all(|(i, &c)| c as usize == i));
+    }
+
+    fn random_weights(seed: u64) -> Weights {
+        let layout = Layout::get();
+        let mut rng = SeededRng::new(seed);
+        let mut stages = Vec::new();
+        for _ in 0..STAGES {
+            let mut table: Vec<i16> = (0..layout.stage_len)
+                .map(|_| {
+                    if rng.below(3) == 0 {
+                        0
+                    } else {
+                        rng.below(2001) as i16 - 1000
+                    }
+                })
+                .collect();
+            for (p, canon) in layout.canonical.iter().enumerate() {
+                for (config, &c) in canon.iter().enumerate() {
+                    table[layout.offsets[p] + config] = table[layout.offsets[p] + c as usize];
+                }
+            }
+            stages.push(table);
+        }
+        Weights { stages }
+    }
+
+    fn random_boards(seed: u64, count: usize) -> Vec<Board> {
+        let mut rng = SeededRng::new(seed);
+        (0..count)
+            .map(|_| {
+                let mut board = Board::START;
+                let plies = rng.below(58);
+                for _ in 0..plies {
+                    if board.is_game_over() {
+                        break;
+                    }
+                    board = if board.moves().is_empty() {
+                        board.pass()
+                    } else {
+                        board.play(rng.pick_square(board.moves()))
+                    };
+                }
+                board
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_evaluation_is_the_same_on_all_eight_symmetric_boards() {
+        let weights = random_weights(1);
+        for board in random_boards(2, 300) {
+            let value = weights.evaluate(board);
+            for g in 1..8 {
+                assert_eq!(
+                    weights.evaluate(symmetric_board(board, g)),
+                    value,
+                    "symmetry {g} of {board:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn weights_survive_writing_and_reading() {
+        let weights = random_weights(3);
+        let bytes = weights.to_bytes();
+        let read = Weights::from_bytes(&bytes).unwrap();
+        assert!(read.stages == weights.stages);
+        assert!(Weights::from_bytes(&bytes[..bytes.len() - 1]).is_none());
+        assert!(Weights::from_bytes(b"othello patterns 2\n").is_none());
+    }
+}
