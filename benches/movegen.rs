@@ -1,5 +1,6 @@
 //! Move generation speed: perft from the start (every leaf of the last ply counted by popcount) and
-//! the two primitives, legal moves and flips, over positions from a fixed random game.
+//! the two primitives, legal moves and flips, and the pattern evaluation, over positions from a
+//! fixed random game.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use othello::board::{flips, legal_moves};
@@ -51,6 +52,18 @@ fn bench(c: &mut Criterion) {
                 }
             }
             acc
+        })
+    });
+    // One pattern evaluation (issue 11): every instance's configuration read from the board.
+    let weights = othello::patterns::Weights {
+        stages: vec![vec![1; othello::patterns::Layout::get().stage_len]; othello::patterns::STAGES],
+    };
+    group.bench_function("pattern evaluation", |b| {
+        b.iter(|| {
+            boards
+                .iter()
+                .map(|board| weights.evaluate(black_box(*board)))
+                .sum::<i32>()
         })
     });
     group.finish();
