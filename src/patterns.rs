@@ -246,6 +246,15 @@ pub struct Weights {
 /// Weights count in 1/32 disc.
 pub const SCALE: i32 = 32;
 
+/// The weights built into the program (`weights/patterns.bin`, made as the README says), read on
+/// first use only: the lab mode never pays for them.
+pub fn builtin() -> &'static Weights {
+    static BUILTIN: OnceLock<Weights> = OnceLock::new();
+    BUILTIN.get_or_init(|| {
+        Weights::from_bytes(include_bytes!("../weights/patterns.bin")).expect("the built-in weights are well formed")
+    })
+}
+
 impl Weights {
     /// The evaluation of `board` for its side to move, in 1/`SCALE` discs.
     pub fn evaluate(&self, board: Board) -> i32 {
@@ -416,6 +425,24 @@ mod tests {
                     value,
                     "symmetry {g} of {board:?}"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn the_built_in_weights_load_and_score_a_won_position_above_a_lost_one() {
+        let weights = builtin();
+        // x holds three corners and most edges with 10 squares left; o the mirror image.
+        let (black, white) =
+            crate::notation::lab_board::parse("xxxxxxxxxoooooxxxo.ooo.xxoo.o..xxo.oo..xxoooo.oxxoooooxxxxxxxxxo")
+                .unwrap();
+        let winning = Board::new(black, white);
+        let losing = Board::new(white, black);
+        assert!(weights.evaluate(winning) > weights.evaluate(losing) + 10 * SCALE);
+        for board in random_boards(5, 100) {
+            let value = weights.evaluate(board);
+            for g in 1..8 {
+                assert_eq!(weights.evaluate(symmetric_board(board, g)), value);
             }
         }
     }

@@ -13,7 +13,7 @@ use crate::eval::{Eval, weighted_score};
 use crate::position::Position;
 use crate::rng::SeededRng;
 use crate::search::alphabeta::alphabeta;
-use crate::search::engine::{Budget, DEFAULT_MILLISECONDS, Engine};
+use crate::search::engine::{Budget, DEFAULT_MILLISECONDS, Engine, EngineEval};
 use crate::search::minimax::minimax;
 use crate::search::{Scoring, SearchResult};
 use crate::square::Square;
@@ -115,10 +115,12 @@ pub enum StrategySpec {
     /// Iterative deepening with a table and the exact endgame solver, in this many milliseconds a move.
     Engine {
         milliseconds: u64,
+        eval: EngineEval,
     },
     /// The same engine with a budget of nodes a move: the same games on every machine.
     EngineNodes {
         nodes: u64,
+        eval: EngineEval,
     },
     /// A student's program, in one of the course's forms.
     Program(Arc<ProgramSpec>),
@@ -132,7 +134,7 @@ pub const DEFAULT_EVAL: Eval = Eval::Weights;
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "unknown strategy {0:?}: expected random, greedy, weighted, preferred, minimax:DEPTH[:EVAL], alphabeta:DEPTH[:EVAL], lookahead:K, engine[:MILLISECONDS, 1..3600000], engine:nodes=N, argv:COMMAND, quickmove:FILE.py or strategy:FILE.py (EVAL: discs, weights, mobility, corners; DEPTH 1..{MAX_DEPTH})"
+    "unknown strategy {0:?}: expected random, greedy, weighted, preferred, minimax:DEPTH[:EVAL], alphabeta:DEPTH[:EVAL], lookahead:K, engine[:MILLISECONDS, 1..3600000][:handmade], engine:nodes=N[:handmade], argv:COMMAND, quickmove:FILE.py or strategy:FILE.py (EVAL: discs, weights, mobility, corners; DEPTH 1..{MAX_DEPTH})"
 )]
 pub struct UnknownStrategy(pub String);
 
@@ -173,17 +175,35 @@ impl FromStr for StrategySpec {
             ["lookahead", d] => Ok(StrategySpec::Lookahead { depth: depth(d)? }),
             ["engine"] => Ok(StrategySpec::Engine {
                 milliseconds: DEFAULT_MILLISECONDS,
+                eval: EngineEval::Patterns,
             }),
-            ["engine", budget] if budget.starts_with("nodes=") => match budget["nodes=".len()..].parse::<u64>() {
-                Ok(nodes @ 1..=100_000_000_000) => Ok(StrategySpec::EngineNodes { nodes }),
-                _ => Err(unknown()),
-            },
-            ["engine", ms] => match ms.parse::<u64>() {
-                Ok(milliseconds @ 1..=3_600_000) => Ok(StrategySpec::Engine { milliseconds }),
-                _ => Err(unknown()),
-            },
+            ["engine", budget, rest @ ..] if rest.len() <= 1 => {
+                let eval = match rest {
+                    [] => EngineEval::Patterns,
+                    ["handmade"] => EngineEval::HandMade,
+                    _ => return Err(unknown()),
+                };
+                match budget.strip_prefix("nodes=") {
+                    Some(nodes) => match nodes.parse::<u64>() {
+                        Ok(nodes @ 1..=100_000_000_000) => Ok(StrategySpec::EngineNodes { nodes, eval }),
+                        _ => Err(unknown()),
+                    },
+                    None => match budget.parse::<u64>() {
+                        Ok(milliseconds @ 1..=3_600_000) => Ok(StrategySpec::Engine { milliseconds, eval }),
+                        _ => Err(unknown()),
+                    },
+                }
+            }
             _ => Err(unknown()),
         }
+    }
+}
+
+/// How an engine spec names its evaluation: nothing for the trained one.
+fn eval_suffix(eval: EngineEval) -> &'static str {
+    match eval {
+        EngineEval::Patterns => "",
+        EngineEval::HandMade => ":handmade",
     }
 }
 
@@ -197,8 +217,8 @@ impl fmt::Display for StrategySpec {
             StrategySpec::Minimax { depth, eval } => write!(f, "minimax:{depth}:{eval}"),
             StrategySpec::AlphaBeta { depth, eval } => write!(f, "alphabeta:{depth}:{eval}"),
             StrategySpec::Lookahead { depth } => write!(f, "lookahead:{depth}"),
-            StrategySpec::Engine { milliseconds } => write!(f, "engine:{milliseconds}"),
-            StrategySpec::EngineNodes { nodes } => write!(f, "engine:nodes={nodes}"),
+            StrategySpec::Engine { milliseconds, eval } => write!(f, "engine:{milliseconds}{}", eval_suffix(*eval)),
+            StrategySpec::EngineNodes { nodes, eval } => write!(f, "engine:nodes={nodes}{}", eval_suffix(*eval)),
             StrategySpec::Program(program) => write!(f, "{}{}", program.form.prefix(), program.target),
         }
     }
@@ -230,8 +250,13 @@ impl StrategySpec {
                 scoring: Scoring::lookahead(Eval::Discs),
                 search: alphabeta,
             }),
-            StrategySpec::Engine { milliseconds } => Box::new(EngineStrategy(Engine::new(milliseconds))),
-            StrategySpec::EngineNodes { nodes } => Box::new(EngineStrategy(Engine::with_budget(Budget::Nodes(nodes)))),
+            StrategySpec::Engine { milliseconds, eval } => Box::new(EngineStrategy(Engine::with_eval(
+                Budget::Time(std::time::Duration::from_millis(milliseconds)),
+                eval,
+            ))),
+            StrategySpec::EngineNodes { nodes, eval } => {
+                Box::new(EngineStrategy(Engine::with_eval(Budget::Nodes(nodes), eval)))
+            }
             StrategySpec::Program(ref program) => Box::new(ProgramPlayer::new(Arc::clone(program))),
         }
     }

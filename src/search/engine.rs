@@ -9,6 +9,7 @@ use arrayvec::ArrayVec;
 use crate::board::Board;
 use crate::cpu::{Cpu, at_level, with_cpu};
 use crate::eval::{Eval, weighted_score};
+use crate::patterns;
 use crate::search::endgame::Solver;
 use crate::search::{WIN, pvs_child};
 use crate::square::Square;
@@ -56,14 +57,22 @@ const ESTIMATE_SCALES: [i64; 5] = [126, 111, 73, 58, 58];
 
 /// The hand-made evaluation of `board` as an estimate in discs, without search (for comparisons).
 pub fn static_estimate(board: Board) -> i32 {
-    midgame_value(evaluate(board), 0, board.empty_count()).number()
+    let eval = EngineEval::HandMade;
+    midgame_value(eval, evaluate(eval, board), 0, board.empty_count()).number()
 }
 
 /// The value of a midgame search to `depth` from a root with `empties` empty squares.
-fn midgame_value(value: i32, depth: u32, empties: u32) -> Value {
+fn midgame_value(eval: EngineEval, value: i32, depth: u32, empties: u32) -> Value {
     if value.abs() >= WIN / 2 {
         return Value::Proven {
             margin: value - value.signum() * WIN,
+            depth,
+        };
+    }
+    if eval == EngineEval::Patterns {
+        let discs = (value + value.signum() * patterns::SCALE / 2) / patterns::SCALE;
+        return Value::Estimate {
+            discs: discs.clamp(-64, 64),
             depth,
         };
     }
@@ -92,8 +101,19 @@ pub enum Budget {
     Nodes(u64),
 }
 
+/// The evaluation at the engine's horizon.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Hash)]
+pub enum EngineEval {
+    /// The trained pattern evaluation (`crate::patterns`, weights built in), in discs.
+    #[default]
+    Patterns,
+    /// The hand-made one: mobility, stable discs and square weights, scaled to discs by stage.
+    HandMade,
+}
+
 pub struct Engine {
     budget: Budget,
+    eval: EngineEval,
     table: Vec<Entry>,
     solver: Solver,
     nodes: u64,
@@ -116,6 +136,10 @@ impl Engine {
     }
 
     pub fn with_budget(budget: Budget) -> Engine {
+        Engine::with_eval(budget, EngineEval::default())
+    }
+
+    pub fn with_eval(budget: Budget, eval: EngineEval) -> Engine {
         // Tables in proportion to what a move may visit: a small budget does not pay for touching
         // (and the system for zeroing) pages of a big table it never fills, game after game.
         let nodes = match budget {
@@ -125,6 +149,7 @@ impl Engine {
         let bits = (u64::BITS - nodes.leading_zeros()).clamp(MIN_TABLE_BITS, TABLE_BITS);
         Engine {
             budget,
+            eval,
             table: bytemuck::zeroed_vec(1 << bits),
             solver: Solver::with_table_bits(bits + 1),
             nodes: 0,
@@ -153,7 +178,7 @@ impl Engine {
         self.nodes = 0;
         let mut choice = EngineChoice {
             best: first,
-            value: midgame_value(evaluate(board), 0, board.empty_count()),
+            value: midgame_value(self.eval, evaluate(self.eval, board), 0, board.empty_count()),
             nodes: 0,
         };
         let empties = board.empty_count();
@@ -172,7 +197,7 @@ impl Engine {
                 Some((best, value)) => {
                     choice = EngineChoice {
                         best,
-                        value: midgame_value(value, depth, empties),
+                        value: midgame_value(self.eval, value, depth, empties),
                         nodes: 0,
                     }
                 }
@@ -251,7 +276,7 @@ impl Engine {
             return -self.search::<C>(board.pass(), depth, -beta, -alpha, true);
         }
         if depth == 0 {
-            return evaluate(board);
+            return evaluate(self.eval, board);
         }
         let index = self.index(board);
         let entry = self.table[index];
@@ -321,10 +346,14 @@ impl Engine {
 
 const INFINITY: i32 = i32::MAX - 1;
 
-/// The midgame evaluation: mobility and stability (h3) plus the square weights (h2).
+/// The evaluation at the horizon: the trained patterns (in 1/32 discs), or mobility and stability
+/// (h3) plus the square weights (h2).
 #[inline(always)]
-fn evaluate(board: Board) -> i32 {
-    Eval::Mobility.evaluate(board) + weighted_score(board.player, board.opponent)
+fn evaluate(eval: EngineEval, board: Board) -> i32 {
+    match eval {
+        EngineEval::Patterns => patterns::builtin().evaluate(board),
+        EngineEval::HandMade => Eval::Mobility.evaluate(board) + weighted_score(board.player, board.opponent),
+    }
 }
 
 /// A finished game: a win beyond any evaluation, by its margin.
