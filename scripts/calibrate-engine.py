@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fits the scale that turns the engine's hand-made evaluation into discs.
 
-Plays engine:nodes=N against itself from random openings (`othello match`, reproducible by seed),
+Plays engine:nodes=N:handmade against itself from random openings (`othello match`, reproducible by seed),
 takes every engine move whose value is an evaluation (not exact, not a proven win or loss), and
 fits, per stage of empty squares, final disc difference ~ scale x value by least squares through
 the origin, with each stage's number of positions and its error in discs.
@@ -11,7 +11,7 @@ scales come out near 1, which checks the calibration. The scales themselves were
 evaluation, by this script with `--binary` a build of the commit just before them
 (`git log -S ESTIMATE_SCALES`).
 
-    scripts/calibrate-engine.py                  # 400 games, engine:nodes=20000, seed 1
+    scripts/calibrate-engine.py                  # 400 games, engine:nodes=20000:handmade, seed 1
     scripts/calibrate-engine.py --games 1000 --nodes 50000 --seed 2
 """
 import argparse
@@ -35,6 +35,8 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--log", help="keep the games here (JSON Lines)")
     parser.add_argument("--binary", help="an othello binary to use instead of building this one")
+    parser.add_argument("--evaluation", choices=["handmade", "patterns"], default="handmade",
+                        help="the engine's evaluation (the patterns' values are discs already)")
     args = parser.parse_args()
 
     binary = args.binary
@@ -43,7 +45,7 @@ def main():
                         os.path.join(ROOT, "Cargo.toml")], check=True)
         binary = os.path.join(ROOT, "target", "release", "othello")
     log = args.log or tempfile.mktemp(suffix=".jsonl")
-    engine = f"engine:nodes={args.nodes}"
+    engine = f"engine:nodes={args.nodes}" + (":handmade" if args.evaluation == "handmade" else "")
     subprocess.run([binary, "match", engine, engine, "--games", str(args.games), "--openings", "8",
                     "--seed", str(args.seed), "--log", log], check=True, stdout=sys.stderr)
 

@@ -47,7 +47,7 @@ pub struct EngineChoice {
     pub nodes: u64,
 }
 
-/// Thousandths of a disc per unit of the hand-made evaluation, by stage (empty squares at the root:
+/// Thousandths of a disc per unit of the hand-made evaluation (the patterns count in discs already), by stage (empty squares at the root:
 /// 50-60, 40-49, 30-39, 25-29, 0-24): least squares of the final disc difference of engine games
 /// on the root's value, fitted by `scripts/calibrate-engine.py` (400 games of engine:nodes=20000,
 /// seed 1; figures in the README). Below 25 empties the games gave no estimates apart from exact
