@@ -653,19 +653,7 @@ fn regression_11_engine_values_are_discs_and_say_their_kind() {
 #[test]
 fn logged_values_carry_their_kind_and_replay_reads_them() {
     let dir = tempfile::tempdir().unwrap();
-    let log = dir.path().join("games.jsonl");
-    common::othello([
-        "match",
-        "engine:nodes=20000",
-        "alphabeta:3:weights",
-        "--games",
-        "2",
-        "--log",
-        log.to_str().unwrap(),
-    ])
-    .assert()
-    .success();
-    let text = std::fs::read_to_string(&log).unwrap();
+    let (log, text) = common::logged_games(dir.path(), "engine:nodes=20000", "alphabeta:3:weights");
     let mut kinds = std::collections::BTreeSet::new();
     for line in text.lines() {
         let game: Value = serde_json::from_str(line).unwrap();

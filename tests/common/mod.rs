@@ -35,21 +35,19 @@ pub fn exhaustive(board: othello::Board, final_score: fn(othello::Board) -> i32)
         .unwrap()
 }
 
+/// Plays a two-game match of `a` against `b` logged in `dir`: the log's path and its text.
+pub fn logged_games(dir: &std::path::Path, a: &str, b: &str) -> (std::path::PathBuf, String) {
+    let log = dir.join("games.jsonl");
+    othello(["match", a, b, "--games", "2", "--log", log.to_str().unwrap()])
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&log).unwrap();
+    (log, text)
+}
+
 /// Plays a two-game match (random against greedy) logged in `dir`: the log's path and its first game.
 pub fn logged_match(dir: &std::path::Path) -> (std::path::PathBuf, serde_json::Value) {
-    let log = dir.join("games.jsonl");
-    othello([
-        "match",
-        "random",
-        "greedy",
-        "--games",
-        "2",
-        "--log",
-        log.to_str().unwrap(),
-    ])
-    .assert()
-    .success();
-    let text = std::fs::read_to_string(&log).unwrap();
+    let (log, text) = logged_games(dir, "random", "greedy");
     let first = serde_json::from_str(text.lines().next().unwrap()).unwrap();
     (log, first)
 }
