@@ -1,9 +1,6 @@
 //! JSON game logs (seed 003): who played, every move with its flips and a computer's statistics,
-//! passes, the result; written atomically, and replayed against the rules.
+//! passes, the result; replayed against the rules (the command line writes them atomically, cli/output.rs).
 
-use std::fs;
-use std::io::Write;
-use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
@@ -345,26 +342,6 @@ impl GameLog {
         }
         Ok(game)
     }
-}
-
-/// Writes `contents` to `path` through a temporary file in the same folder and a rename, so that
-/// readers never see a half-written file.
-pub fn write_atomically(path: &Path, contents: &str) -> std::io::Result<()> {
-    let folder = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .ok_or_else(|| std::io::Error::other("the path names no file"))?;
-    let temporary = folder.join(format!(".{}.{}.tmp", name.to_string_lossy(), std::process::id()));
-    let result = fs::File::create(&temporary)
-        .and_then(|mut file| file.write_all(contents.as_bytes()).and_then(|()| file.sync_all()))
-        .and_then(|()| fs::rename(&temporary, path));
-    if result.is_err() {
-        let _ = fs::remove_file(&temporary);
-    }
-    result
 }
 
 /// A UTC timestamp such as `2026-11-22T12:55:03.123Z`.
