@@ -54,10 +54,9 @@ fn bench(c: &mut Criterion) {
             acc
         })
     });
-    // One pattern evaluation (issue 11): every instance's configuration read from the board.
-    let weights = othello::patterns::Weights {
-        stages: vec![vec![1; othello::patterns::Layout::get().stage_len]; othello::patterns::STAGES],
-    };
+    // One pattern evaluation (issue 11) with the built-in weights: every instance's configuration
+    // read from the board and looked up.
+    let weights = othello::patterns::builtin();
     group.bench_function("pattern evaluation", |b| {
         b.iter(|| {
             boards

@@ -11,6 +11,7 @@
 use std::sync::OnceLock;
 
 use crate::board::Board;
+use crate::cpu::{Cpu, at_level, with_cpu};
 
 /// A pattern: a name and its squares (0 = a1, 7 = h1, 63 = h8) in reading order.
 pub struct Pattern {
@@ -121,7 +122,24 @@ pub struct Layout {
     pub stage_len: usize,
     /// Per pattern, the canonical configuration of each configuration.
     pub canonical: Vec<Vec<u32>>,
+    /// Every instance of every pattern, for the fast evaluation.
+    readers: Vec<Reader>,
+    /// Per reader, `READER_SPAN` entries: the reading-order index of each packed set of its squares.
+    ternary: Vec<u16>,
 }
+
+/// One pattern instance as the fast evaluation reads it: its squares gathered as bits (`pext`
+/// packs them in square order) and turned into the instance's reading-order index by a table, so
+/// that an instance costs two extractions and two lookups instead of a loop over its squares.
+#[derive(Clone, Copy)]
+struct Reader {
+    mask: u64,
+    /// Where the instance's pattern starts in a stage's table.
+    offset: u32,
+}
+
+/// Table entries per reader: every subset of at most 10 squares.
+const READER_SPAN: usize = 1 << 10;
 
 /// The global weights after the patterns in a stage's table: the constant and the mobility.
 pub const CONSTANT: usize = 0;
@@ -133,6 +151,8 @@ impl Layout {
         let mut instances = Vec::new();
         let mut offsets = Vec::new();
         let mut canonical = Vec::new();
+        let mut readers = Vec::new();
+        let mut ternary = Vec::new();
         let mut offset = 0;
         for pattern in &PATTERNS {
             let n = pattern.squares.len();
@@ -173,6 +193,28 @@ impl Layout {
                     .min()
                     .expect("the identity maps the pattern onto itself") as u32;
             }
+            for image in &found {
+                let mask = image.iter().fold(0u64, |mask, &s| mask | 1 << s);
+                readers.push(Reader {
+                    mask,
+                    offset: offset as u32,
+                });
+                // Bit k of a packed set is the k-th lowest square of the instance; its digit counts
+                // 3^(n - 1 - position in reading order), the first square read being the most significant.
+                let mut ascending = image.clone();
+                ascending.sort_unstable();
+                let powers: Vec<u32> = ascending
+                    .iter()
+                    .map(|s| {
+                        let position = image.iter().position(|t| t == s).expect("same squares");
+                        3u32.pow((n - 1 - position) as u32)
+                    })
+                    .collect();
+                ternary.extend((0..READER_SPAN).map(|bits| {
+                    let value: u32 = (0..n).filter(|k| bits >> k & 1 != 0).map(|k| powers[k]).sum();
+                    value as u16
+                }));
+            }
             instances.push(found);
             offsets.push(offset);
             canonical.push(canon);
@@ -183,6 +225,8 @@ impl Layout {
             offsets,
             stage_len: offset + GLOBALS,
             canonical,
+            readers,
+            ternary,
         }
     }
 
@@ -217,6 +261,12 @@ impl Layout {
             }
         }
     }
+}
+
+/// [`Weights::evaluate_at`] as a plain function, for [`at_level!`].
+#[inline(always)]
+fn evaluate_body<C: Cpu>(weights: &Weights, board: Board) -> i32 {
+    weights.evaluate_at::<C>(board)
 }
 
 /// Base-3 digits of `config`, most significant first, `n` of them.
@@ -258,6 +308,30 @@ pub fn builtin() -> &'static Weights {
 impl Weights {
     /// The evaluation of `board` for its side to move, in 1/`SCALE` discs.
     pub fn evaluate(&self, board: Board) -> i32 {
+        let weights = self;
+        with_cpu!(C => at_level!(C => evaluate_body(weights: &Weights, board: Board) -> i32))
+    }
+
+    /// [`Weights::evaluate`] at a CPU level, for the searches to inline into their own code.
+    #[inline(always)]
+    pub fn evaluate_at<C: Cpu>(&self, board: Board) -> i32 {
+        let layout = Layout::get();
+        let table = &self.stages[stage(board.empty_count())];
+        let mut sum = i32::from(table[layout.global(CONSTANT)]);
+        sum += i32::from(table[layout.global(MOBILITY)]) * mobility(board);
+        let (player, opponent) = (board.player.0, board.opponent.0);
+        for (reader, ternary) in layout.readers.iter().zip(layout.ternary.chunks_exact(READER_SPAN)) {
+            let ours = C::extract(player, reader.mask) as usize;
+            let theirs = C::extract(opponent, reader.mask) as usize;
+            let index = reader.offset as usize + ternary[ours] as usize + 2 * ternary[theirs] as usize;
+            sum += i32::from(table[index]);
+        }
+        sum
+    }
+
+    /// The evaluation as the slow reference: each instance's squares read one by one.
+    #[cfg(test)]
+    fn evaluate_by_squares(&self, board: Board) -> i32 {
         let layout = Layout::get();
         let table = &self.stages[stage(board.empty_count())];
         let mut sum = i32::from(table[layout.global(CONSTANT)]);
@@ -426,6 +500,21 @@ mod tests {
                     "symmetry {g} of {board:?}"
                 );
             }
+        }
+    }
+
+    /// Packed extraction and lookup agree with reading each square, at every level this CPU has.
+    #[test]
+    fn the_fast_evaluation_agrees_with_reading_square_by_square() {
+        let weights = random_weights(7);
+        for board in random_boards(8, 500) {
+            let expected = weights.evaluate_by_squares(board);
+            assert_eq!(weights.evaluate_at::<crate::cpu::Portable>(board), expected);
+            #[cfg(target_arch = "x86_64")]
+            if crate::cpu::Level::detected() >= crate::cpu::Level::Avx2 {
+                assert_eq!(weights.evaluate_at::<crate::cpu::Avx2>(board), expected);
+            }
+            assert_eq!(weights.evaluate(board), expected);
         }
     }
 

@@ -508,7 +508,7 @@ impl Solver {
             let key = if square.index() as u8 == hinted {
                 i32::MIN
             } else if empties >= RICH_ORDERING_EMPTIES {
-                rich_ordering_key(child, square)
+                rich_ordering_key::<C>(child, square)
             } else {
                 ordering_key(child, square)
             };
@@ -730,7 +730,7 @@ const EVALUATION_WEIGHT: i32 = 16;
 /// opponent's later moves come from), our stable discs, and what the trained evaluation says the
 /// child is worth to the opponent.
 #[inline(always)]
-fn rich_ordering_key(child: Board, square: Square) -> i32 {
+fn rich_ordering_key<C: Cpu>(child: Board, square: Square) -> i32 {
     let ours = child.opponent.0;
     let around_ours = {
         let sideways = ((ours << 1) & 0xfefe_fefe_fefe_fefe) | ((ours >> 1) & 0x7f7f_7f7f_7f7f_7f7f);
@@ -739,7 +739,7 @@ fn rich_ordering_key(child: Board, square: Square) -> i32 {
     };
     let potential = (around_ours & child.empties().0).count_ones() as i32;
     let stable = stable_discs(ours, child.player.0).count_ones() as i32;
-    let evaluation = crate::patterns::builtin().evaluate(child) * EVALUATION_WEIGHT / crate::patterns::SCALE;
+    let evaluation = crate::patterns::builtin().evaluate_at::<C>(child) * EVALUATION_WEIGHT / crate::patterns::SCALE;
     ordering_key(child, square) * 16 + 8 * potential - 8 * stable + evaluation
 }
 

@@ -58,7 +58,7 @@ const ESTIMATE_SCALES: [i64; 5] = [126, 111, 73, 58, 58];
 /// The hand-made evaluation of `board` as an estimate in discs, without search (for comparisons).
 pub fn static_estimate(board: Board) -> i32 {
     let eval = EngineEval::HandMade;
-    midgame_value(eval, evaluate(eval, board), 0, board.empty_count()).number()
+    midgame_value(eval, with_cpu!(C => evaluate::<C>(eval, board)), 0, board.empty_count()).number()
 }
 
 /// The value of a midgame search to `depth` from a root with `empties` empty squares.
@@ -178,7 +178,12 @@ impl Engine {
         self.nodes = 0;
         let mut choice = EngineChoice {
             best: first,
-            value: midgame_value(self.eval, evaluate(self.eval, board), 0, board.empty_count()),
+            value: midgame_value(
+                self.eval,
+                with_cpu!(C => evaluate::<C>(self.eval, board)),
+                0,
+                board.empty_count(),
+            ),
             nodes: 0,
         };
         let empties = board.empty_count();
@@ -276,7 +281,7 @@ impl Engine {
             return -self.search::<C>(board.pass(), depth, -beta, -alpha, true);
         }
         if depth == 0 {
-            return evaluate(self.eval, board);
+            return evaluate::<C>(self.eval, board);
         }
         let index = self.index(board);
         let entry = self.table[index];
@@ -349,9 +354,9 @@ const INFINITY: i32 = i32::MAX - 1;
 /// The evaluation at the horizon: the trained patterns (in 1/32 discs), or mobility and stability
 /// (h3) plus the square weights (h2).
 #[inline(always)]
-fn evaluate(eval: EngineEval, board: Board) -> i32 {
+fn evaluate<C: Cpu>(eval: EngineEval, board: Board) -> i32 {
     match eval {
-        EngineEval::Patterns => patterns::builtin().evaluate(board),
+        EngineEval::Patterns => patterns::builtin().evaluate_at::<C>(board),
         EngineEval::HandMade => Eval::Mobility.evaluate(board) + weighted_score(board.player, board.opponent),
     }
 }
