@@ -63,6 +63,44 @@ impl Value {
         }
     }
 
+    /// The same value for the other side.
+    pub fn negated(self) -> Value {
+        match self {
+            Value::Exact { discs, empties } => Value::Exact { discs: -discs, empties },
+            Value::Proven { margin, depth } => Value::Proven { margin: -margin, depth },
+            Value::Estimate { discs, depth } => Value::Estimate { discs: -discs, depth },
+            Value::Score { score, eval, depth } => Value::Score {
+                score: -score,
+                eval,
+                depth,
+            },
+        }
+    }
+
+    /// What a move is worth to the side that made it, given this value of the position it leads to
+    /// for the opponent: negated, and one ply (one empty square) more.
+    pub fn for_the_mover(self) -> Value {
+        match self.negated() {
+            Value::Exact { discs, empties } => Value::Exact {
+                discs,
+                empties: empties + 1,
+            },
+            Value::Proven { margin, depth } => Value::Proven {
+                margin,
+                depth: depth + 1,
+            },
+            Value::Estimate { discs, depth } => Value::Estimate {
+                discs,
+                depth: depth + 1,
+            },
+            Value::Score { score, eval, depth } => Value::Score {
+                score,
+                eval,
+                depth: depth.map(|depth| depth + 1),
+            },
+        }
+    }
+
     /// Reads a value back from its number and the names `kind` and `unit` gives it (a log's
     /// fields); `None` if they do not name one.
     pub fn from_parts(number: i32, kind: &str, unit: Option<&str>, depth: Option<u32>) -> Option<Value> {

@@ -237,6 +237,25 @@ impl Engine {
         choice
     }
 
+    /// What `board` is worth to its side to move, searched as for a move: exact for a finished
+    /// game, through the pass when the side to move has none.
+    pub fn value(&mut self, board: Board) -> (Value, u64) {
+        if board.moves().is_empty() {
+            if board.opponent_moves().is_empty() {
+                let value = Value::Exact {
+                    discs: board.final_score(),
+                    empties: board.empty_count(),
+                };
+                return (value, 0);
+            }
+            // A pass is not a ply of its own: the depth stays.
+            let (value, nodes) = self.value(board.pass());
+            return (value.negated(), nodes);
+        }
+        let choice = self.choose(board);
+        (choice.value, choice.nodes)
+    }
+
     /// One iteration at the root; the table holds the previous iteration's best move, which the
     /// search tries first, and receives this one's. `None` if time ran out.
     fn root(&mut self, board: Board, depth: u32) -> Option<(Square, i32)> {
