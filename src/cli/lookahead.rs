@@ -13,7 +13,7 @@ use crate::bitboard::Bitboard;
 use crate::course::lab::render::board_2d;
 use crate::eval::Eval;
 use crate::game::{Game, Status};
-use crate::notation::input_txt;
+use crate::notation::{input_txt, transcript};
 use crate::position::Position;
 use crate::search::Scoring;
 use crate::search::alphabeta::alphabeta;
@@ -30,10 +30,27 @@ pub struct PositionArgs {
     board: Option<String>,
     /// The side to move, x or o (default: as in the lab mode)
     token: Option<String>,
+    /// Play these moves first, from the board given or the start: a transcript such as f5d6c3
+    /// (forced passes left out)
+    #[arg(long, value_name = "TRANSCRIPT")]
+    moves: Option<String>,
 }
 
 impl PositionArgs {
     pub fn position(&self) -> Result<Position> {
+        Ok(self.game()?.position())
+    }
+
+    /// The start position and the moves played from it (none without --moves).
+    pub fn game(&self) -> Result<Game> {
+        let start = self.start()?;
+        match &self.moves {
+            Some(moves) => transcript::play(start, moves).with_context(|| format!("bad --moves {moves:?}")),
+            None => Ok(Game::new(start)),
+        }
+    }
+
+    fn start(&self) -> Result<Position> {
         if let Some(path) = &self.input {
             let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
             return input_txt::parse(&text).with_context(|| format!("bad input file {}", path.display()));

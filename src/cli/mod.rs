@@ -1,5 +1,6 @@
 //! The command line: the lab mode by default, subcommands by name; maps every failure to an exit status.
 
+mod analyze;
 mod display;
 mod grade;
 mod graders;
@@ -71,6 +72,8 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// The value of every legal move of a position, or of every move of a game (mistakes, a graph)
+    Analyze(analyze::AnalyzeArgs),
     /// Write lab test cases (arguments and expected output) drawn from random legal games
     #[command(allow_negative_numbers = true)]
     Cases(graders::CasesArgs),
@@ -117,6 +120,7 @@ enum Command {
 
 /// Words that select a subcommand rather than the lab mode (none of them is a lab argument).
 const SUBCOMMANDS: &[&str] = &[
+    "analyze",
     "best",
     "cases",
     "diff",
@@ -186,6 +190,7 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
         Err(error) => bail!(first_line_of(&error)),
     };
     match cli.command {
+        Command::Analyze(args) => analyze::run(args),
         Command::Best(args) => lookahead::run_best(args),
         Command::Cases(args) => graders::run_cases(args),
         Command::Diff(args) => graders::run_diff(args),

@@ -60,6 +60,11 @@ pub fn run(args: ReplayArgs) -> Result<()> {
     write_stdout(&out)
 }
 
+/// The games of a log, each with the game rebuilt from it.
+pub(super) fn read_logs(text: &str) -> Result<Vec<(GameLog, Game)>> {
+    Ok(read_games(text)?.into_iter().map(|r| (r.log, r.game)).collect())
+}
+
 /// A whole-file JSON object, or JSON Lines when the first line is a complete object by itself.
 fn read_games(text: &str) -> Result<Vec<Replayed>> {
     let first_line = text

@@ -20,7 +20,7 @@ pub struct SolveArgs {
     #[command(flatten)]
     position: PositionArgs,
     /// Solve every position of an OBF file (Edax's format, as the FFO suite comes)
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["board", "token", "input"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["board", "token", "input", "moves"])]
     obf: Option<PathBuf>,
     /// Number the OBF positions from N (40 for the FFO file #40-#59)
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(0..=1_000_000_000))]

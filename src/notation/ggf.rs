@@ -77,10 +77,12 @@ fn parse_game(body: &str, number: usize) -> Result<GgfGame, GgfError> {
                     kind: value.to_string(),
                 });
             }
-            "BO" => game = Game::new(board(value).ok_or_else(|| GgfError::BadBoard {
-                game: number,
-                board: value.to_string(),
-            })?),
+            "BO" => {
+                game = Game::new(board(value).ok_or_else(|| GgfError::BadBoard {
+                    game: number,
+                    board: value.to_string(),
+                })?)
+            }
             "B" | "W" => {
                 moves += 1;
                 let move_text = value.split('/').next().unwrap_or("").trim();
@@ -92,7 +94,8 @@ fn parse_game(body: &str, number: usize) -> Result<GgfGame, GgfError> {
                         move_text: value.to_string(),
                     })?)
                 };
-                transcript::play_one(&mut game, written, moves).map_err(|error| GgfError::Rules { game: number, error })?;
+                transcript::play_one(&mut game, written, moves)
+                    .map_err(|error| GgfError::Rules { game: number, error })?;
             }
             _ => {}
         }
@@ -184,7 +187,13 @@ mod tests {
             "game 1: \"z9\" is not a move: expected a square a1..h8 or PA"
         );
         let illegal = parse("(;GM[Othello]TY[8]B[a1];)").unwrap_err();
-        assert_eq!(illegal.to_string(), "game 1: move 1, a1, is illegal: black can play d3 c4 f5 e6");
-        assert!(matches!(parse("(;TY[10]BO[8 x];)"), Err(GgfError::NotEightByEight { .. })));
+        assert_eq!(
+            illegal.to_string(),
+            "game 1: move 1, a1, is illegal: black can play d3 c4 f5 e6"
+        );
+        assert!(matches!(
+            parse("(;TY[10]BO[8 x];)"),
+            Err(GgfError::NotEightByEight { .. })
+        ));
     }
 }

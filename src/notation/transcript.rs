@@ -57,10 +57,12 @@ pub fn read(text: &str) -> Result<Vec<Written>, TranscriptError> {
             if word.eq_ignore_ascii_case("pa") || word == "--" {
                 return Ok(Written::Pass);
             }
-            Square::from_a1(&word).map(Written::Square).ok_or(TranscriptError::NotASquare {
-                number: i + 1,
-                text: word,
-            })
+            Square::from_a1(&word)
+                .map(Written::Square)
+                .ok_or(TranscriptError::NotASquare {
+                    number: i + 1,
+                    text: word,
+                })
         })
         .collect()
 }
@@ -150,7 +152,10 @@ mod tests {
             }
         };
         let implied = play(Position::START, &format(&game)).unwrap();
-        assert_eq!(implied.turns(), game.turns().iter().map(|t| strip(*t)).collect::<Vec<_>>());
+        assert_eq!(
+            implied.turns(),
+            game.turns().iter().map(|t| strip(*t)).collect::<Vec<_>>()
+        );
         let written: String = game
             .turns()
             .iter()

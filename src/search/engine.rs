@@ -99,6 +99,9 @@ pub enum Budget {
     Time(Duration),
     /// Nodes visited: the same moves on every machine, whatever its speed or load.
     Nodes(u64),
+    /// A midgame search to this many plies, however long it takes, and no solving: the same
+    /// depth for every position (an analysis compares moves by it).
+    Depth(u32),
 }
 
 /// The evaluation at the engine's horizon.
@@ -145,6 +148,7 @@ impl Engine {
         let nodes = match budget {
             Budget::Time(time) => (time.as_secs_f64() * NODES_PER_SECOND) as u64,
             Budget::Nodes(nodes) => nodes,
+            Budget::Depth(depth) => 1 << (2 * depth).min(40),
         };
         let bits = (u64::BITS - nodes.leading_zeros()).clamp(MIN_TABLE_BITS, TABLE_BITS);
         Engine {
@@ -174,6 +178,11 @@ impl Engine {
         let (usable_time, usable_nodes) = match self.budget {
             Budget::Time(time) => (Some(time.mul_f64(share)), u64::MAX),
             Budget::Nodes(nodes) => (None, (nodes as f64 * share) as u64),
+            Budget::Depth(_) => (None, u64::MAX),
+        };
+        let max_depth = match self.budget {
+            Budget::Depth(depth) => depth,
+            _ => u32::MAX,
         };
         self.nodes = 0;
         let mut choice = EngineChoice {
@@ -187,17 +196,14 @@ impl Engine {
             nodes: 0,
         };
         let empties = board.empty_count();
-        let midgame_share = if empties <= SOLVE_EMPTIES {
-            MIDGAME_SHARE_BEFORE_SOLVING
-        } else {
-            1.0
-        };
+        let solving = empties <= SOLVE_EMPTIES && max_depth == u32::MAX;
+        let midgame_share = if solving { MIDGAME_SHARE_BEFORE_SOLVING } else { 1.0 };
         let midgame_time = usable_time.map(|time| time.mul_f64(midgame_share));
         let midgame_nodes = (usable_nodes as f64 * midgame_share) as u64;
         self.deadline = midgame_time.map_or(start + Duration::from_secs(86_400 * 365), |time| start + time);
         self.node_deadline = midgame_nodes;
         self.out_of_time = false;
-        for depth in 1..=empties.max(1) {
+        for depth in 1..=empties.max(1).min(max_depth) {
             match self.root(board, depth) {
                 Some((best, value)) => {
                     choice = EngineChoice {
@@ -215,7 +221,7 @@ impl Engine {
             }
         }
         let mut nodes = self.nodes;
-        if empties <= SOLVE_EMPTIES {
+        if solving {
             self.solver.set_deadline(usable_time.map(|time| start + time));
             self.solver
                 .set_node_limit((usable_nodes != u64::MAX).then(|| usable_nodes.saturating_sub(nodes)));

@@ -1,6 +1,7 @@
 //! Searches over the rules core: perft, minimax and alpha-beta with the leaf scoring they share.
 
 pub mod alphabeta;
+pub mod analysis;
 pub mod endgame;
 pub mod engine;
 mod last_flips;

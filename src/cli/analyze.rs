@@ -1,0 +1,458 @@
+//! `othello analyze`: the value of every legal move of a position, or of every move of a game with
+//! its loss against the best move, the mistakes and blunders, and the evaluation through the game
+//! (a sparkline, and an SVG graph on request).
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, anyhow, bail};
+use clap::Args;
+use serde_json::json;
+
+use super::output::Output;
+use super::{position_from_lab_args, write_stdout};
+use crate::color::Color;
+use crate::game::Game;
+use crate::notation::{ggf, transcript};
+use crate::position::Position;
+use crate::search::analysis::{
+    AnalysedMove, Analyst, BLUNDER_DISCS, DEFAULT_DEPTH, DEFAULT_EXACT_EMPTIES, MISTAKE_DISCS, MoveValue, Settings,
+    Verdict,
+};
+use crate::square::Square;
+use crate::value::Value;
+
+#[derive(Args, Debug)]
+pub struct AnalyzeArgs {
+    /// A position, BOARD [TOKEN] as in the lab mode (none: the start position), or a game: a
+    /// transcript such as f5d6c3, or a file holding a log of ours, GGF games or a transcript
+    #[arg(value_name = "BOARD|GAME")]
+    what: Option<String>,
+    /// The side to move after BOARD, x or o
+    #[arg(value_name = "TOKEN")]
+    token: Option<String>,
+    /// Analyse the position after these moves (a transcript, from BOARD or the start)
+    #[arg(long, value_name = "TRANSCRIPT")]
+    moves: Option<String>,
+    /// Solve moves exactly when they leave at most this many empty squares
+    #[arg(long, value_name = "EMPTIES", default_value_t = DEFAULT_EXACT_EMPTIES,
+          value_parser = clap::value_parser!(u32).range(0..=30))]
+    exact_empties: u32,
+    /// Plies the engine searches after each other move, for its estimate (the same for every move,
+    /// and the same values on every machine)
+    #[arg(long, value_name = "PLIES", default_value_t = DEFAULT_DEPTH,
+          value_parser = clap::value_parser!(u32).range(1..=30))]
+    depth: u32,
+    /// Which game of a file holding several (a match log, a GGF file), from 1
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    game: u32,
+    /// Write the evaluation through the game as an SVG graph
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
+    /// Print JSON instead of text
+    #[arg(long)]
+    json: bool,
+}
+
+/// What was asked about.
+enum Target {
+    Position(Position),
+    Game { game: Game, black: String, white: String },
+}
+
+pub fn run(args: AnalyzeArgs) -> Result<()> {
+    let target = target(&args)?;
+    let settings = Settings {
+        exact_empties: args.exact_empties,
+        depth: args.depth,
+    };
+    let mut analyst = Analyst::new(settings);
+    match target {
+        Target::Position(position) => {
+            if args.svg.is_some() {
+                bail!("--svg draws a game: give a game (a transcript, a log or a GGF file), not a position");
+            }
+            let moves = analyst.moves(position.board);
+            let text = if args.json {
+                position_json(position, &moves, settings) + "\n"
+            } else {
+                position_text(position, &moves, settings)
+            };
+            write_stdout(&text)
+        }
+        Target::Game { game, black, white } => {
+            // Checked before the work: a path that cannot be written fails now.
+            let svg = args.svg.as_deref().map(Output::open).transpose()?;
+            if !args.json {
+                write_stdout(&format!(
+                    "{black} (black) vs {white} (white), {}; {}\n",
+                    crate::cli::display::counted(game.moves().count() as u64, "move", "moves"),
+                    settings_line(settings)
+                ))?;
+            }
+            let mut failed = None;
+            let analysed = analyst.game(&game, |entry| {
+                if !args.json && failed.is_none() {
+                    failed = write_stdout(&move_line(entry)).err();
+                }
+            });
+            if let Some(error) = failed {
+                return Err(error);
+            }
+            let text = if args.json {
+                game_json(&game, &analysed, &black, &white, settings) + "\n"
+            } else {
+                game_summary(&analysed)
+            };
+            write_stdout(&text)?;
+            if let Some(svg) = svg {
+                svg.finish(&svg_graph(&analysed, &black, &white))?;
+            }
+            Ok(())
+        }
+    }
+}
+
+fn target(args: &AnalyzeArgs) -> Result<Target> {
+    let what = args.what.as_deref();
+    let is_board = what.is_some_and(|w| w.len() == 64 && w.chars().all(|c| "xXoO.".contains(c)));
+    if what.is_none() || is_board {
+        let start = match what {
+            Some(board) => position_from_lab_args(board, args.token.as_deref())?,
+            None => Position::START,
+        };
+        let position = match &args.moves {
+            Some(moves) => transcript::play(start, moves)
+                .with_context(|| format!("bad --moves {moves:?}"))?
+                .position(),
+            None => start,
+        };
+        if position.board.moves().is_empty() {
+            let reason = if position.is_game_over() {
+                "the game is over"
+            } else {
+                "it must pass"
+            };
+            return Err(super::Refused(anyhow!(
+                "{} has no legal move to analyse: {reason}",
+                position.to_move.name()
+            ))
+            .into());
+        }
+        return Ok(Target::Position(position));
+    }
+    let what = what.expect("checked above");
+    if let Some(token) = &args.token {
+        bail!("bad argument {token:?}: a token follows a board of 64 characters, and {what:?} is not one");
+    }
+    if args.moves.is_some() {
+        bail!("--moves starts a position from a board; a game has its own moves");
+    }
+    let path = Path::new(what);
+    let text = if path.exists() {
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?
+    } else if transcript::has_shape(what) {
+        what.to_string()
+    } else {
+        bail!("bad argument {what:?}: not a board of 64 characters, a transcript such as f5d6c3, or a file");
+    };
+    let games = read_games(&text).with_context(|| format!("bad game {}", one_line_name(what)))?;
+    let count = games.len();
+    let index = args.game as usize - 1;
+    let Some((game, black, white)) = games.into_iter().nth(index) else {
+        bail!("--game {} is out of range: the file holds {count}", args.game);
+    };
+    if game.moves().count() == 0 {
+        bail!("bad game {}: it has no move to analyse", one_line_name(what));
+    }
+    Ok(Target::Game { game, black, white })
+}
+
+fn one_line_name(what: &str) -> String {
+    let name: String = what.chars().take(60).collect();
+    format!("{name:?}")
+}
+
+/// Games with their players, from a GGF file, a log of ours (one JSON object or JSON Lines), or a
+/// transcript (one game, from the start).
+fn read_games(text: &str) -> Result<Vec<(Game, String, String)>> {
+    let trimmed = text.trim_start_matches('\u{feff}').trim();
+    if trimmed.starts_with("(;") {
+        return Ok(ggf::parse(trimmed)?
+            .into_iter()
+            .map(|g| (g.game, name_or(g.black, "black"), name_or(g.white, "white")))
+            .collect());
+    }
+    if trimmed.starts_with('{') {
+        return Ok(super::replay::read_logs(trimmed)?
+            .into_iter()
+            .map(|(log, game)| (game, log.black, log.white))
+            .collect());
+    }
+    let game = transcript::play(Position::START, trimmed)?;
+    Ok(vec![(game, "black".to_string(), "white".to_string())])
+}
+
+fn name_or(name: String, default: &str) -> String {
+    if name.trim().is_empty() {
+        default.to_string()
+    } else {
+        name
+    }
+}
+
+fn settings_line(settings: Settings) -> String {
+    format!(
+        "exact from {} empty squares, else estimates at depth {}",
+        settings.exact_empties,
+        settings.depth + 1
+    )
+}
+
+fn name(square: Square) -> String {
+    String::from_utf8_lossy(&square.a1()).into_owned()
+}
+
+/// A value as a short signed number with its kind: `+8 exact`, `-3 est. d9`.
+fn short(value: Value) -> String {
+    match value {
+        Value::Exact { discs, .. } => format!("{discs:+} exact"),
+        Value::Proven { margin, depth } => format!("{margin:+} proven d{depth}"),
+        Value::Estimate { discs, depth } => format!("{discs:+} est. d{depth}"),
+        Value::Score { score, .. } => format!("{score:+}"),
+    }
+}
+
+fn position_text(position: Position, moves: &[MoveValue], settings: Settings) -> String {
+    let mut out = format!(
+        "{} to move, {} empty squares; {}\n",
+        capitalised(position.to_move),
+        position.board.empty_count(),
+        settings_line(settings)
+    );
+    for m in moves {
+        out += &format!(
+            "  {}  {:>4}  {}\n",
+            name(m.square),
+            format!("{:+}", m.value.number()),
+            m.value
+        );
+    }
+    out
+}
+
+fn value_json(value: Value) -> serde_json::Value {
+    json!({
+        "value": value.number(),
+        "value_kind": value.kind(),
+        "exact": value.is_exact(),
+        "depth": value.depth(),
+        "unit": value.unit(),
+    })
+}
+
+fn move_json(m: &MoveValue) -> serde_json::Value {
+    let mut object = value_json(m.value);
+    object["move"] = json!(name(m.square));
+    object["nodes"] = json!(m.nodes);
+    object
+}
+
+fn position_json(position: Position, moves: &[MoveValue], settings: Settings) -> String {
+    json!({
+        "board": crate::notation::lab_board::format(position),
+        "to_move": position.to_move.name(),
+        "empties": position.board.empty_count(),
+        "exact_empties": settings.exact_empties,
+        "estimate_depth": settings.depth + 1,
+        "moves": moves.iter().map(move_json).collect::<Vec<_>>(),
+    })
+    .to_string()
+}
+
+fn capitalised(color: Color) -> &'static str {
+    match color {
+        Color::Black => "Black",
+        Color::White => "White",
+    }
+}
+
+fn move_line(entry: &AnalysedMove) -> String {
+    let played = entry.played_value();
+    let best = entry.best();
+    let loss = entry.loss();
+    let verdict = entry.verdict();
+    let best_text = if loss == 0 {
+        "best".to_string()
+    } else {
+        format!("best {} {:+}, loses {loss}", name(best.square), best.value.number())
+    };
+    let flag = match verdict {
+        Verdict::Good => String::new(),
+        other => format!("  {}", other.name()),
+    };
+    format!(
+        "{:>3}. {} {}  {}  ({best_text}){flag}\n",
+        entry.number,
+        capitalised(entry.side),
+        name(entry.played),
+        short(played.value),
+    )
+}
+
+/// The value of the position before each move, from black's view: the best move's value.
+fn black_values(analysed: &[AnalysedMove]) -> Vec<i32> {
+    analysed
+        .iter()
+        .map(|entry| {
+            let value = entry.best().value.number();
+            if entry.side == Color::Black { value } else { -value }
+        })
+        .collect()
+}
+
+/// Eight levels a character, scaled to the largest value (at least 8 discs), zero in the middle.
+pub fn sparkline(values: &[i32]) -> (String, i32) {
+    const BARS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
+    let scale = values.iter().map(|v| v.abs()).max().unwrap_or(0).max(8);
+    let line = values
+        .iter()
+        .map(|&v| {
+            let level = ((v + scale) * 7 + scale) / (2 * scale);
+            BARS[level.clamp(0, 7) as usize]
+        })
+        .collect();
+    (line, scale)
+}
+
+fn game_summary(analysed: &[AnalysedMove]) -> String {
+    let mut out = String::new();
+    for color in [Color::Black, Color::White] {
+        let own: Vec<&AnalysedMove> = analysed.iter().filter(|e| e.side == color).collect();
+        let mistakes = own.iter().filter(|e| e.verdict() == Verdict::Mistake).count();
+        let blunders = own.iter().filter(|e| e.verdict() == Verdict::Blunder).count();
+        let lost: i32 = own.iter().map(|e| e.loss()).sum();
+        out += &format!(
+            "{}: {}, {}, {} discs lost against the best moves over {}\n",
+            capitalised(color),
+            crate::cli::display::counted(mistakes as u64, "mistake", "mistakes"),
+            crate::cli::display::counted(blunders as u64, "blunder", "blunders"),
+            lost,
+            crate::cli::display::counted(own.len() as u64, "move", "moves"),
+        );
+    }
+    let (line, scale) = sparkline(&black_values(analysed));
+    out += &format!("black's value before each move, -{scale} to +{scale}: {line}\n");
+    out += &format!(
+        "(a mistake loses {MISTAKE_DISCS} discs or more against the best move, a blunder {BLUNDER_DISCS} or more)\n"
+    );
+    out
+}
+
+fn game_json(game: &Game, analysed: &[AnalysedMove], black: &str, white: &str, settings: Settings) -> String {
+    let moves: Vec<serde_json::Value> = analysed
+        .iter()
+        .map(|entry| {
+            let played = entry.played_value();
+            json!({
+                "number": entry.number,
+                "side": entry.side.name(),
+                "move": name(entry.played),
+                "played": value_json(played.value),
+                "best": move_json(&entry.best()),
+                "loss": entry.loss(),
+                "verdict": match entry.verdict() { Verdict::Good => "good", other => other.name() },
+                "moves": entry.moves.iter().map(move_json).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    json!({
+        "black": black,
+        "white": white,
+        "transcript": transcript::format(game),
+        "exact_empties": settings.exact_empties,
+        "estimate_depth": settings.depth + 1,
+        "moves": moves,
+    })
+    .to_string()
+}
+
+/// The evaluation through the game as a line graph: black's value before each move, mistakes and
+/// blunders marked on the side that made them.
+fn svg_graph(analysed: &[AnalysedMove], black: &str, white: &str) -> String {
+    let values = black_values(analysed);
+    let (width, height) = (720.0, 320.0);
+    let (left, right, top, bottom) = (56.0, 16.0, 48.0, 40.0);
+    let scale = values.iter().map(|v| v.abs()).max().unwrap_or(0).max(8) as f64;
+    let count = values.len().max(2) as f64;
+    let x = |i: usize| left + (width - left - right) * i as f64 / (count - 1.0);
+    let y = |v: f64| top + (height - top - bottom) * (1.0 - (v + scale) / (2.0 * scale));
+    let escape = |text: &str| {
+        text.replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+            .replace('"', "&quot;")
+    };
+    let mut out = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" font-family=\"sans-serif\" font-size=\"12\">\n\
+         <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
+         <text x=\"{left}\" y=\"18\" font-size=\"14\">{} (black) vs {} (white)</text>\n\
+         <text x=\"{left}\" y=\"36\" font-size=\"11\">black's value before each move, in discs (above the line, black is ahead)</text>\n",
+        escape(black),
+        escape(white)
+    );
+    // Black's half above the zero line, white's below.
+    out += &format!(
+        "<rect x=\"{left}\" y=\"{top}\" width=\"{}\" height=\"{}\" fill=\"#f2f2f2\"/>\n",
+        width - left - right,
+        y(0.0) - top
+    );
+    for v in [-scale, -scale / 2.0, 0.0, scale / 2.0, scale] {
+        let stroke = if v == 0.0 { "#444" } else { "#ccc" };
+        out += &format!(
+            "<line x1=\"{left}\" y1=\"{0:.1}\" x2=\"{1}\" y2=\"{0:.1}\" stroke=\"{stroke}\"/>\n<text x=\"{2}\" y=\"{3:.1}\" text-anchor=\"end\">{4:+}</text>\n",
+            y(v),
+            width - right,
+            left - 6.0,
+            y(v) + 4.0,
+            v.round() as i32
+        );
+    }
+    for number in (10..=analysed.len()).step_by(10) {
+        let px = x(number - 1);
+        out += &format!(
+            "<line x1=\"{px:.1}\" y1=\"{top}\" x2=\"{px:.1}\" y2=\"{0:.1}\" stroke=\"#e0e0e0\"/>\n<text x=\"{px:.1}\" y=\"{1:.1}\" text-anchor=\"middle\">{number}</text>\n",
+            height - bottom,
+            height - bottom + 16.0
+        );
+    }
+    let points: Vec<String> = values
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| format!("{:.1},{:.1}", x(i), y(v as f64)))
+        .collect();
+    out += &format!(
+        "<polyline points=\"{}\" fill=\"none\" stroke=\"#1f5fbf\" stroke-width=\"2\"/>\n",
+        points.join(" ")
+    );
+    for (i, entry) in analysed.iter().enumerate() {
+        let colour = match entry.verdict() {
+            Verdict::Good => continue,
+            Verdict::Mistake => "#e69500",
+            Verdict::Blunder => "#d62728",
+        };
+        out += &format!(
+            "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"5\" fill=\"{colour}\"><title>{}. {} {} loses {}</title></circle>\n",
+            x(i),
+            y(values[i] as f64),
+            entry.number,
+            entry.side.name(),
+            name(entry.played),
+            entry.loss()
+        );
+    }
+    out += &format!(
+        "<text x=\"{left}\" y=\"{:.1}\">move number; orange: a mistake (loses {MISTAKE_DISCS}+), red: a blunder (loses {BLUNDER_DISCS}+)</text>\n</svg>\n",
+        height - 6.0
+    );
+    out
+}
