@@ -182,7 +182,11 @@ fn best_and_solve_start_from_a_transcript() {
         .unwrap()
         .position();
     let board = othello::notation::lab_board::format(position);
-    let token = if position.to_move == othello::Color::Black { "x" } else { "o" };
+    let token = if position.to_move == othello::Color::Black {
+        "x"
+    } else {
+        "o"
+    };
     let from_moves = json_of(&["solve", "--moves", moves, "--json"]);
     let from_board = json_of(&["solve", &board, token, "--json"]);
     assert_eq!(from_moves["score"], from_board["score"]);

@@ -161,3 +161,68 @@ fn corrupt_logs_are_reported_with_their_line() {
                 .unwrap(),
         );
 }
+
+/// Issue 12: a game started from a transcript, hints with values, undo and redo that say what they
+/// did, move numbers and the moves so far, and a console transcript that holds what was shown.
+#[test]
+fn play_starts_from_a_transcript_and_hints_give_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let console = dir.path().join("console.txt");
+    let output = common::othello([
+        "play",
+        "--moves",
+        "f5d6c3",
+        "--black",
+        "greedy",
+        "--white",
+        "human",
+        "--transcript",
+        console.to_str().unwrap(),
+    ])
+    .write_stdin("hint\nd3\nundo\nredo\nredo\nquit\n")
+    .output()
+    .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(stdout.contains("Move 4; so far: f5d6c3\n"), "{stdout}");
+    let hint = stdout.lines().find(|l| l.contains("hint: ")).unwrap();
+    assert!(hint.contains(" discs (estimate, depth 10)"), "{hint}");
+    assert_eq!(hint.matches("; ").count(), 2, "three moves: {hint}");
+    assert!(stdout.contains("Took back d3 (white), "), "{stdout}");
+    assert!(stdout.contains("Played again d3 (white), "), "{stdout}");
+    assert!(stdout.contains("There is nothing to redo."));
+    assert!(stdout.contains("No log was kept (--log FILE keeps one)."));
+    assert!(stdout.contains("Transcript: f5d6c3d3"), "{stdout}");
+    // The console transcript: everything shown, with the lines typed after their prompts.
+    let kept = std::fs::read_to_string(&console).unwrap();
+    assert_eq!(
+        kept.replace("> hint\n", "> ")
+            .replace("> d3\n", "> ")
+            .replace("> undo\n", "> ")
+            .replace("> redo\n", "> ")
+            .replace("> quit\n", "> "),
+        stdout
+    );
+}
+
+/// Issue 12: after a forced pass the board is drawn again with the moves of the side that has them.
+#[test]
+fn the_board_is_drawn_again_after_a_pass() {
+    let output = common::othello([
+        "play",
+        "--black",
+        "alphabeta:2:corners",
+        "--white",
+        "alphabeta:1:corners",
+    ])
+    .write_stdin("")
+    .output()
+    .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let pass = stdout.find("has no legal move and passes.\n").unwrap();
+    let after = &stdout[pass..];
+    assert!(
+        after.lines().nth(1).unwrap().starts_with("   a b c d e f g h"),
+        "{after}"
+    );
+}

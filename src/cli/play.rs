@@ -1,5 +1,7 @@
-//! `othello play`: a person against the computer (or any two players) in the terminal, with undo,
-//! hints, announced passes, the computer's statistics, and an optional game log.
+//! `othello play`: a person against the computer (or any two players) in the terminal, from the
+//! start, a board or a transcript; with move numbers, undo and redo, hints valued by the analysis,
+//! announced passes, the computer's statistics, an optional game log, and an optional console
+//! transcript written as the game goes.
 
 use std::io::{BufRead, IsTerminal};
 use std::path::PathBuf;
@@ -14,7 +16,8 @@ use super::{display, write_stdout};
 use crate::color::Color;
 use crate::game::{Forfeit, Game, MoveStats, Status, Turn};
 use crate::log::GameLog;
-use crate::position::Position;
+use crate::notation::transcript;
+use crate::search::analysis::{Analyst, MoveValue, Settings};
 use crate::square::Square;
 use crate::strategy::{Strategy, StrategySpec};
 
@@ -60,9 +63,15 @@ pub struct PlayArgs {
     /// Seed for random strategies
     #[arg(long, default_value_t = 1, value_parser = super::seed)]
     seed: u64,
-    /// Write the game as JSON when it ends (or is left)
+    /// Write the game as JSON, kept current after every move
     #[arg(long, value_name = "FILE")]
     log: Option<PathBuf>,
+    /// Write what the console shows to this file as the game goes (a stopped game keeps it)
+    #[arg(long, value_name = "FILE")]
+    transcript: Option<PathBuf>,
+    /// Start from this position (BOARD [TOKEN] as in the lab mode) and/or after these moves
+    #[command(flatten)]
+    position: super::lookahead::PositionArgs,
     #[command(flatten)]
     clock: super::ClockArgs,
 }
@@ -70,10 +79,35 @@ pub struct PlayArgs {
 const HELP: &str = "\
 Type a move as d3, D3 or 19. Other commands:
   undo   take back your last move (and the replies to it)
-  hint   suggest a move
+  redo   play again what undo took back
+  hint   the best moves with their values (exact near the end)
   help   show this text
   quit   leave the game (end of input does the same)
 ";
+
+/// Searches that take longer than this show a line saying that the computer is thinking.
+const THINKING_NOTICE: std::time::Duration = std::time::Duration::from_millis(250);
+
+/// How many moves a hint shows.
+const HINT_MOVES: usize = 3;
+
+/// What the console shows, also written to the --transcript file as it goes.
+struct Console {
+    transcript: Option<Output>,
+}
+
+impl Console {
+    fn show(&mut self, text: &str) -> Result<()> {
+        if text.is_empty() {
+            return Ok(());
+        }
+        write_stdout(text)?;
+        if let Some(transcript) = &mut self.transcript {
+            transcript.append(text)?;
+        }
+        Ok(())
+    }
+}
 
 pub fn run(args: PlayArgs) -> Result<()> {
     let prepared = |player: &Player| -> Result<Player> {
@@ -86,6 +120,9 @@ pub fn run(args: PlayArgs) -> Result<()> {
     // The log is opened before the game and kept current after every turn: a game left by Ctrl-C,
     // or by input that cannot be read, keeps every move made so far.
     let mut log = args.log.as_deref().map(Output::open).transpose()?;
+    let mut console = Console {
+        transcript: args.transcript.as_deref().map(Output::open_lines).transpose()?,
+    };
     let mut logged_turns = None;
     let mut strategies: Vec<Option<Box<dyn Strategy>>> = players
         .iter()
@@ -97,13 +134,15 @@ pub fn run(args: PlayArgs) -> Result<()> {
         .collect();
     let colour = std::io::stdout().is_terminal();
     let started = SystemTime::now();
-    let mut game = Game::new(Position::START);
+    let mut game = args.position.game()?;
     let mut input = std::io::stdin().lock();
     let mut out = format!("x (black): {}, o (white): {}\n", args.black, args.white);
     if players.contains(&Player::Human) {
         out += "Type help for the commands.\n";
     }
     let mut shown = false;
+    let mut redo: Vec<Turn> = Vec::new();
+    let mut analyst = None;
     let mut forfeit = None;
     let finished = loop {
         if let Some(log) = &mut log
@@ -118,6 +157,7 @@ pub fn run(args: PlayArgs) -> Result<()> {
                 _ => crate::bitboard::Bitboard::EMPTY,
             };
             out += &display::board(game.position(), marked, game.moves().last(), colour);
+            out += &moves_so_far(&game);
             shown = true;
         }
         match game.status() {
@@ -125,11 +165,16 @@ pub fn run(args: PlayArgs) -> Result<()> {
             Status::MustPass(side) => {
                 out += &format!("{} ({side}) has no legal move and passes.\n", side.lab_char());
                 game.pass().expect("the pass is forced");
+                // The board again, with the moves of the side that now has them.
+                shown = false;
             }
             Status::ToMove(side) => {
                 if let Some(strategy) = strategies[side.index()].as_mut() {
+                    console.show(&std::mem::take(&mut out))?;
                     let clock = Instant::now();
-                    let decision = match strategy.choose(game.position()) {
+                    let thinking = format!("{} ({side}) is thinking...\n", side.lab_char());
+                    let chosen = with_notice(&mut console, &thinking, || strategy.choose(game.position()))?;
+                    let decision = match chosen {
                         Ok(decision) => decision,
                         Err(failed) => {
                             out += &format!(
@@ -160,11 +205,12 @@ pub fn run(args: PlayArgs) -> Result<()> {
                         decision.nodes,
                         seconds * 1e3
                     );
+                    redo.clear();
                     shown = false;
                     continue;
                 }
                 out += &format!("{} ({side}) to move> ", side.lab_char());
-                write_stdout(&std::mem::take(&mut out))?;
+                console.show(&std::mem::take(&mut out))?;
                 let mut bytes = Vec::new();
                 if input.read_until(b'\n', &mut bytes).context("cannot read the input")? == 0 {
                     out += "\nEnd of input: the game is left unfinished.\n";
@@ -172,31 +218,69 @@ pub fn run(args: PlayArgs) -> Result<()> {
                 }
                 // A line that is not text is read as far as it goes; it will not be a move.
                 let line = String::from_utf8_lossy(&bytes);
+                if let Some(transcript) = &mut console.transcript {
+                    transcript.append(&format!("{}\n", line.trim_end()))?;
+                }
                 match line.trim() {
                     "" => {}
                     "quit" | "exit" => {
                         out += "The game is left unfinished.\n";
+                        if args.log.is_none() {
+                            out += "No log was kept (--log FILE keeps one).\n";
+                        }
                         break false;
                     }
                     "help" | "?" => out += HELP,
                     "hint" => {
-                        let hint = StrategySpec::from_str(DEFAULT_COMPUTER)
-                            .expect("valid")
-                            .build(0)
-                            .choose(game.position())
-                            .expect("built-in strategies always move");
-                        out += &format!("hint: {} ({})\n", hint.square, hint.square.index());
+                        console.show(&std::mem::take(&mut out))?;
+                        let analyst = analyst.get_or_insert_with(|| Analyst::new(Settings::default()));
+                        let board = game.position().board;
+                        let moves = with_notice(&mut console, "thinking...\n", || analyst.moves(board))?;
+                        out += &hint_text(&moves);
                     }
                     "undo" => {
-                        if undo_to_human_turn(&mut game, &players) {
-                            shown = false;
-                        } else {
+                        let undone = undo_to_human_turn(&mut game, &players);
+                        if undone.is_empty() {
                             out += "There is no move of yours to take back.\n";
+                        } else {
+                            let in_order: Vec<Turn> = undone.iter().rev().copied().collect();
+                            out += &format!("Took back {}.\n", turns_text(&in_order));
+                            // Redo plays the latest undone turns first: they were undone last.
+                            redo.extend(undone);
+                            shown = false;
+                        }
+                    }
+                    "redo" => {
+                        // A human move that was taken back, and the replies to it.
+                        let mut replayed = Vec::new();
+                        while let Some(&turn) = redo.last() {
+                            let human =
+                                matches!(turn, Turn::Move { side, .. } if players[side.index()] == Player::Human);
+                            if human && !replayed.is_empty() {
+                                break;
+                            }
+                            redo.pop();
+                            match turn {
+                                Turn::Move { square, stats, .. } => {
+                                    game.play(square, stats).expect("a taken-back move is legal again");
+                                }
+                                Turn::Pass { .. } => game.pass().expect("a taken-back pass is forced again"),
+                            }
+                            replayed.push(turn);
+                        }
+                        if replayed.is_empty() {
+                            out += "There is nothing to redo.\n";
+                        } else {
+                            out += &format!("Played again {}.\n", turns_text(&replayed));
+                            shown = false;
                         }
                     }
                     text => match text.parse::<Square>() {
                         Ok(square) => match game.play(square, None) {
-                            Ok(_) => shown = false,
+                            Ok(_) => {
+                                redo.clear();
+                                shown = false;
+                            }
                             Err(why) => {
                                 let legal: Vec<String> =
                                     game.position().moves().squares().map(|s| s.to_string()).collect();
@@ -225,7 +309,71 @@ pub fn run(args: PlayArgs) -> Result<()> {
             out += &format!("The game log is in {}.\n", path.display());
         }
     }
-    write_stdout(&out)
+    out += &format!("Transcript: {}\n", transcript::format(&game));
+    console.show(&out)?;
+    if let Some(transcript) = console.transcript {
+        transcript.finish("")?;
+    }
+    Ok(())
+}
+
+/// Runs `work` (on a thread of its own), and if it takes longer than `THINKING_NOTICE`, shows
+/// `notice` meanwhile.
+fn with_notice<T: Send>(console: &mut Console, notice: &str, work: impl FnOnce() -> T + Send) -> Result<T> {
+    std::thread::scope(|scope| {
+        let (done, finished) = std::sync::mpsc::channel::<()>();
+        let worker = scope.spawn(move || {
+            let result = work();
+            let _ = done.send(());
+            result
+        });
+        if finished.recv_timeout(THINKING_NOTICE).is_err() {
+            console.show(notice)?;
+        }
+        Ok(worker.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+    })
+}
+
+/// The move about to be made, and the game's moves so far as a transcript.
+fn moves_so_far(game: &Game) -> String {
+    let number = game.moves().count() + 1;
+    if game.is_over() {
+        return format!("Moves: {}\n", transcript::format(game));
+    }
+    match game.moves().count() {
+        0 => format!("Move {number}.\n"),
+        _ => format!("Move {number}; so far: {}\n", transcript::format(game)),
+    }
+}
+
+/// The best moves with their values, from the analysis.
+fn hint_text(moves: &[MoveValue]) -> String {
+    let shown: Vec<String> = moves
+        .iter()
+        .take(HINT_MOVES)
+        .map(|m| format!("{} {}", m.square, m.value))
+        .collect();
+    let mut text = format!("hint: {}\n", shown.join("; "));
+    if moves.len() > HINT_MOVES {
+        let others = (moves.len() - HINT_MOVES) as u64;
+        text += &format!(
+            "      ({} not shown)\n",
+            display::counted(others, "other move", "other moves")
+        );
+    }
+    text
+}
+
+/// Turns as words: `d3 (black), c5 (white)`, passes named.
+fn turns_text(turns: &[Turn]) -> String {
+    turns
+        .iter()
+        .map(|turn| match turn {
+            Turn::Move { side, square, .. } => format!("{square} ({side})"),
+            Turn::Pass { side } => format!("a pass ({side})"),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The game as its JSON log, with the forfeit if a program gave no move.
@@ -249,16 +397,19 @@ fn capitalised(color: Color) -> &'static str {
     }
 }
 
-/// Takes back turns until a human is to move again, having taken back at least one human move.
-fn undo_to_human_turn(game: &mut Game, players: &[Player; 2]) -> bool {
+/// Takes back turns until a human is to move again, having taken back at least one human move;
+/// returns them, the last one taken back last (none if there was no human move).
+fn undo_to_human_turn(game: &mut Game, players: &[Player; 2]) -> Vec<Turn> {
     let human_moved = |turn: &Turn| matches!(turn, Turn::Move { side, .. } if players[side.index()] == Player::Human);
+    let mut undone = Vec::new();
     if !game.turns().iter().any(human_moved) {
-        return false;
+        return undone;
     }
     while let Some(turn) = game.undo() {
+        undone.push(turn);
         if human_moved(&turn) {
             break;
         }
     }
-    true
+    undone
 }
