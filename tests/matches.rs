@@ -166,3 +166,37 @@ fn unknown_strategies_are_bad_arguments() {
         .stdout("")
         .stderr(predicates::str::contains("unknown strategy \"alphabeta:4:pieces\""));
 }
+
+/// Issue 12: `match --transcript` writes a line for each game as it finishes, with a transcript
+/// that plays back to the discs it gives, then the report that stdout shows.
+#[test]
+fn match_transcripts_hold_a_line_per_game_and_the_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("match.txt");
+    let output = common::othello([
+        "match",
+        "greedy",
+        "random",
+        "--games",
+        "3",
+        "--transcript",
+        file.to_str().unwrap(),
+    ])
+    .output()
+    .unwrap();
+    assert!(output.status.success());
+    let kept = std::fs::read_to_string(&file).unwrap();
+    let lines: Vec<&str> = kept.lines().collect();
+    for (k, line) in lines[..3].iter().enumerate() {
+        assert!(line.starts_with(&format!("game {}: ", k + 1)), "{line}");
+        let (head, moves) = line.rsplit_once("; ").unwrap();
+        let game = othello::notation::transcript::play(othello::Position::START, moves).unwrap();
+        let (black, white) = game.position().counts();
+        assert!(head.contains(&format!(" {black}-{white} ")), "{line}");
+        assert!(game.is_over());
+    }
+    assert_eq!(
+        kept[kept.find("greedy vs random").unwrap()..],
+        *String::from_utf8_lossy(&output.stdout)
+    );
+}

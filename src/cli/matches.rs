@@ -39,6 +39,10 @@ pub struct MatchArgs {
     /// Print one JSON object
     #[arg(long)]
     json: bool,
+    /// Write a line for each game as it finishes, then the report, to this file (a stopped match
+    /// keeps the lines of the games it finished)
+    #[arg(long, value_name = "FILE")]
+    transcript: Option<PathBuf>,
     #[command(flatten)]
     clock: super::ClockArgs,
 }
@@ -52,20 +56,51 @@ pub fn run(args: MatchArgs) -> Result<()> {
         opening_plies: args.openings,
     };
     let mut log = MatchLog::open(args.log.as_deref())?;
+    let mut transcript = args.transcript.as_deref().map(Output::open_lines).transpose()?;
+    let mut transcript_error = None;
     let threads = super::threads_or_cores(args.threads);
     let progress = Progress::new(args.games as usize, "games");
     let (a, b) = (config.a.to_string(), config.b.to_string());
     let report = play_match(config, threads, |played| {
         progress.tick();
         log.add(played, &a, &b);
+        if let Some(output) = &mut transcript
+            && transcript_error.is_none()
+        {
+            transcript_error = output.append(&game_line(played, &a, &b)).err();
+        }
     });
     progress.finish();
     log.finish()?;
-    write_stdout(&if args.json {
+    let text = if args.json {
         json_report(&report)
     } else {
         text_report(&report)
-    })
+    };
+    if let Some(error) = transcript_error {
+        return Err(error);
+    }
+    if let Some(output) = transcript {
+        output.finish(&text)?;
+    }
+    write_stdout(&text)
+}
+
+/// One finished game in a line: who had which colour, the discs, and its moves.
+fn game_line(played: &PlayedGame, a: &str, b: &str) -> String {
+    let (black, white) = if played.a_color == Color::Black { (a, b) } else { (b, a) };
+    let (black_discs, white_discs) = played.game.position().counts();
+    let ending = match &played.forfeit {
+        Some(forfeit) => format!("{} forfeits: {}", forfeit.side, forfeit.failed.describe()),
+        None if black_discs > white_discs => "black wins".to_string(),
+        None if white_discs > black_discs => "white wins".to_string(),
+        None => "a draw".to_string(),
+    };
+    format!(
+        "game {}: {black} (black) {black_discs}-{white_discs} {white} (white), {ending}; {}\n",
+        played.index + 1,
+        crate::notation::transcript::format(&played.game)
+    )
 }
 
 /// A JSON Lines log written as the games finish (match, lab4, tournament); a write error stops the
