@@ -14,6 +14,7 @@ pub mod notation;
 pub mod parallel;
 pub mod patterns;
 pub mod position;
+pub mod protocol;
 pub mod rng;
 pub mod runner;
 pub mod search;

@@ -1,7 +1,7 @@
 //! The command line: the lab mode by default, subcommands by name; maps every failure to an exit status.
 
 mod analyze;
-mod display;
+pub(crate) mod display;
 mod grade;
 mod graders;
 mod lab4;
@@ -10,6 +10,7 @@ mod matches;
 mod output;
 mod perft;
 mod play;
+mod protocols;
 mod replay;
 mod selfplay;
 mod signals;
@@ -83,6 +84,8 @@ enum Command {
     /// Run a program, or a whole class, over a folder of lab cases and judge every output
     #[command(allow_negative_numbers = true)]
     Grade(grade::GradeArgs),
+    /// The engine for a GTP controller on stdin and stdout (boardsize 8, play, genmove, undo, ...)
+    Gtp(protocols::GtpArgs),
     /// Seed 004's bestMove(K): minimax over K plies, disc difference, ties to the smallest index
     #[command(allow_negative_numbers = true)]
     Best(lookahead::BestArgs),
@@ -95,6 +98,8 @@ enum Command {
     /// Play a match between two strategies, colours alternating
     #[command(allow_negative_numbers = true)]
     Match(matches::MatchArgs),
+    /// The engine for the NBoard GUI on stdin and stdout (nboard, set game, move, hint, go, ping)
+    Nboard(protocols::NboardArgs),
     /// Play in the terminal: a person against the computer, or any two players
     #[command(allow_negative_numbers = true)]
     Play(play::PlayArgs),
@@ -126,8 +131,10 @@ const SUBCOMMANDS: &[&str] = &[
     "diff",
     "fullgame",
     "grade",
+    "gtp",
     "lab4",
     "match",
+    "nboard",
     "perft",
     "play",
     "replay",
@@ -196,6 +203,8 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
         Command::Diff(args) => graders::run_diff(args),
         Command::Fullgame(args) => lookahead::run_fullgame(args),
         Command::Grade(args) => grade::run(args),
+        Command::Gtp(args) => protocols::run_gtp(args),
+        Command::Nboard(args) => protocols::run_nboard(args),
         Command::Lab4(args) => lab4::run(args),
         Command::Match(args) => matches::run(args),
         Command::Perft(args) => perft::run(args),

@@ -3,6 +3,9 @@
 //! searched to the same depth (so that moves compare fairly, and the output is the same on every
 //! machine).
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use crate::board::Board;
 use crate::color::Color;
 use crate::game::{Game, Turn};
@@ -47,6 +50,7 @@ pub struct Analyst {
     settings: Settings,
     engine: Engine,
     solver: Solver,
+    stop: Option<Arc<AtomicBool>>,
 }
 
 /// How a played move compares with the best one.
@@ -125,29 +129,54 @@ impl Analyst {
             settings,
             engine: Engine::with_budget(Budget::Depth(settings.depth)),
             solver: Solver::new(),
+            stop: None,
         }
+    }
+
+    /// Lets another thread end an analysis early (see [`Analyst::moves_with`]).
+    pub fn set_stop(&mut self, stop: Arc<AtomicBool>) {
+        self.engine.set_stop(stop.clone());
+        self.solver.set_stop(stop.clone());
+        self.stop = Some(stop);
+    }
+
+    fn stopped(&self) -> bool {
+        self.stop.as_ref().is_some_and(|stop| stop.load(Ordering::Relaxed))
     }
 
     /// Every legal move of `board` with its value for the side to move, best first (ties in square
     /// order); empty when the side to move must pass.
     pub fn moves(&mut self, board: Board) -> Vec<MoveValue> {
-        let mut values: Vec<MoveValue> = board
-            .moves()
-            .squares()
-            .map(|square| self.move_value(board, square))
-            .collect();
+        self.moves_with(board, |_| {})
+    }
+
+    /// [`Analyst::moves`], telling `each` of every move as soon as it is valued (in square order);
+    /// once stopped, only the moves valued before.
+    pub fn moves_with(&mut self, board: Board, mut each: impl FnMut(&MoveValue)) -> Vec<MoveValue> {
+        let mut values = Vec::new();
+        for square in board.moves().squares() {
+            let Some(value) = self.move_value(board, square) else {
+                break;
+            };
+            if self.stopped() {
+                break;
+            }
+            each(&value);
+            values.push(value);
+        }
         values.sort_by_key(|m| (-m.value.number(), m.square));
         values
     }
 
-    fn move_value(&mut self, board: Board, square: Square) -> MoveValue {
+    fn move_value(&mut self, board: Board, square: Square) -> Option<MoveValue> {
         let child = board.play(square);
         let empties = child.empty_count();
         if empties <= self.settings.exact_empties {
             self.solver.set_deadline(None);
             self.solver.set_node_limit(None);
-            let solution = self.solver.solve(child).expect("a solve without limits finishes");
-            return MoveValue {
+            // Without limits only a stop ends a solve early.
+            let solution = self.solver.solve(child).ok()?;
+            return Some(MoveValue {
                 square,
                 value: Value::Exact {
                     discs: solution.score,
@@ -155,14 +184,14 @@ impl Analyst {
                 }
                 .for_the_mover(),
                 nodes: solution.nodes,
-            };
+            });
         }
         let (value, nodes) = self.engine.value(child);
-        MoveValue {
+        Some(MoveValue {
             square,
             value: value.for_the_mover(),
             nodes,
-        }
+        })
     }
 
     /// Every move of `game` analysed, in order; `progress` hears of each as it is done.

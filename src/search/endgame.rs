@@ -7,6 +7,8 @@
 //! near the end (the empty squares are tried directly); the last empty square counted, not played;
 //! and stability cut-offs (discs the opponent can never lose bound our best score).
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use arrayvec::ArrayVec;
@@ -203,6 +205,8 @@ pub struct Solver {
     next_check: u64,
     out_of_time: bool,
     counting: Counting,
+    /// Set by another thread to end the search early.
+    stop: Option<Arc<AtomicBool>>,
 }
 
 /// Nodes between two checks of the clock and the node limit (about 0.2 ms).
@@ -229,6 +233,7 @@ impl Solver {
             next_check: 0,
             out_of_time: false,
             counting: Counting::EmptiesToWinner,
+            stop: None,
         }
     }
 
@@ -244,6 +249,11 @@ impl Solver {
     /// Stops searches once they have visited `limit` nodes (they then return `OutOfTime`).
     pub fn set_node_limit(&mut self, limit: Option<u64>) {
         self.node_limit = limit;
+    }
+
+    /// Stops searches once another thread sets `stop` (they then return `OutOfTime`).
+    pub fn set_stop(&mut self, stop: Arc<AtomicBool>) {
+        self.stop = Some(stop);
     }
 
     /// Stops searches at `deadline` (they then return `OutOfTime`).
@@ -433,6 +443,7 @@ impl Solver {
             self.next_check = self.nodes + CHECK_EVERY;
             if self.node_limit.is_some_and(|limit| self.nodes >= limit)
                 || self.deadline.is_some_and(|deadline| Instant::now() >= deadline)
+                || self.stop.as_ref().is_some_and(|stop| stop.load(Ordering::Relaxed))
             {
                 self.out_of_time = true;
             }

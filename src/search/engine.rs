@@ -2,6 +2,8 @@
 //! transposition table and fastest-first ordering in the midgame, and the exact endgame solver as
 //! soon as the position can be solved in the time left. It keeps to its time per move.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use arrayvec::ArrayVec;
@@ -123,6 +125,8 @@ pub struct Engine {
     deadline: Instant,
     node_deadline: u64,
     out_of_time: bool,
+    /// Set by another thread to end the search early (a GUI's ping).
+    stop: Option<Arc<AtomicBool>>,
 }
 
 const NO_MOVE: u8 = 64;
@@ -160,6 +164,7 @@ impl Engine {
             deadline: Instant::now(),
             node_deadline: u64::MAX,
             out_of_time: false,
+            stop: None,
         }
     }
 
@@ -243,6 +248,13 @@ impl Engine {
         choice
     }
 
+    /// Lets another thread end searches early by setting `stop`: a search stopped so returns what it
+    /// had (a choice from the last finished iteration, the first move if none).
+    pub fn set_stop(&mut self, stop: Arc<AtomicBool>) {
+        self.solver.set_stop(stop.clone());
+        self.stop = Some(stop);
+    }
+
     /// What `board` is worth to its side to move, searched as for a move: exact for a finished
     /// game, through the pass when the side to move has none.
     pub fn value(&mut self, board: Board) -> (Value, u64) {
@@ -289,7 +301,11 @@ impl Engine {
     #[inline(always)]
     fn search_body<C: Cpu>(&mut self, board: Board, depth: u32, mut alpha: i32, mut beta: i32, passed: bool) -> i32 {
         self.nodes += 1;
-        if self.nodes & 0x3ff == 0 && (self.nodes >= self.node_deadline || Instant::now() >= self.deadline) {
+        if self.nodes & 0x3ff == 0
+            && (self.nodes >= self.node_deadline
+                || Instant::now() >= self.deadline
+                || self.stop.as_ref().is_some_and(|stop| stop.load(Ordering::Relaxed)))
+        {
             self.out_of_time = true;
         }
         if self.out_of_time {

@@ -1,0 +1,231 @@
+//! GTP, the Go Text Protocol, as Othello engines speak it (Egaroucid and others): `boardsize 8`,
+//! `clear_board`, `play b e3`, `genmove w`, `undo`, `showboard`, `time_settings`, `time_left`,
+//! `list_commands`, `quit`... Each command may start with a number, echoed in its answer; an answer
+//! is `= result` or `? error`, then an empty line. Unknown or malformed commands get an error answer
+//! and the session goes on.
+
+use std::io::{self, BufRead, Write};
+use std::time::Duration;
+
+use crate::color::Color;
+use crate::game::{Game, Status};
+use crate::position::Position;
+use crate::search::engine::{Budget, Engine};
+use crate::square::Square;
+
+/// The commands this engine knows, as `list_commands` gives them.
+const COMMANDS: [&str; 17] = [
+    "protocol_version",
+    "name",
+    "version",
+    "known_command",
+    "list_commands",
+    "quit",
+    "boardsize",
+    "clear_board",
+    "komi",
+    "play",
+    "genmove",
+    "undo",
+    "showboard",
+    "time_settings",
+    "time_left",
+    "final_score",
+    "set_position",
+];
+
+/// Time a move by default, when no time settings came.
+pub const DEFAULT_MOVE_TIME: Duration = Duration::from_millis(1000);
+
+struct Session {
+    game: Game,
+    /// A move's time without time settings.
+    move_time: Duration,
+    /// Main time per side and byo-yomi (time, stones) from `time_settings`, and what `time_left` said.
+    main_time: Option<Duration>,
+    byo_yomi: Option<(Duration, u32)>,
+    left: [Option<Duration>; 2],
+}
+
+/// Runs a session until `quit` or the end of the input; `move_time` is the time a move without
+/// time settings.
+pub fn run(input: impl BufRead + Send + 'static, mut output: impl Write, move_time: Duration) -> io::Result<()> {
+    let lines = super::lines_of(input);
+    let mut session = Session {
+        game: Game::new(Position::START),
+        move_time,
+        main_time: None,
+        byo_yomi: None,
+        left: [None, None],
+    };
+    for line in lines {
+        // Comments and empty lines get no answer.
+        let line = line.split('#').next().unwrap_or("").trim().to_string();
+        if line.is_empty() {
+            continue;
+        }
+        let mut words: Vec<&str> = line.split_whitespace().collect();
+        let id = words[0].parse::<u64>().ok();
+        if id.is_some() {
+            words.remove(0);
+        }
+        let Some((&command, arguments)) = words.split_first() else {
+            continue;
+        };
+        let answer = session.answer(command, arguments);
+        let id = id.map_or(String::new(), |id| id.to_string());
+        let text = match &answer {
+            Ok(result) if result.is_empty() => format!("={id}\n\n"),
+            Ok(result) => format!("={id} {result}\n\n"),
+            Err(error) => format!("?{id} {error}\n\n"),
+        };
+        super::send(&mut output, &text)?;
+        if command == "quit" {
+            break;
+        }
+    }
+    Ok(())
+}
+
+fn color(word: Option<&&str>) -> Result<Color, String> {
+    match word.map(|w| w.to_ascii_lowercase()) {
+        Some(w) if w == "b" || w == "black" => Ok(Color::Black),
+        Some(w) if w == "w" || w == "white" => Ok(Color::White),
+        Some(w) => Err(format!("invalid color {w:?}: expected b or w")),
+        None => Err("missing color: expected b or w".to_string()),
+    }
+}
+
+impl Session {
+    fn answer(&mut self, command: &str, arguments: &[&str]) -> Result<String, String> {
+        match command {
+            "protocol_version" => Ok("2".to_string()),
+            "name" => Ok("othello".to_string()),
+            "version" => Ok(env!("CARGO_PKG_VERSION").to_string()),
+            "known_command" => Ok(COMMANDS.contains(arguments.first().unwrap_or(&"")).to_string()),
+            "list_commands" => Ok(COMMANDS.join("\n")),
+            "quit" => Ok(String::new()),
+            "boardsize" => match arguments.first() {
+                Some(&"8") => {
+                    self.game = Game::new(Position::START);
+                    Ok(String::new())
+                }
+                _ => Err("unacceptable size: Othello is played on 8x8".to_string()),
+            },
+            "clear_board" => {
+                self.game = Game::new(Position::START);
+                Ok(String::new())
+            }
+            "komi" => Ok(String::new()),
+            "play" => self.play(arguments),
+            "genmove" => self.genmove(arguments),
+            "undo" => {
+                // A pass forced before the move undone goes with it.
+                self.game.undo().ok_or("cannot undo: no move has been played")?;
+                Ok(String::new())
+            }
+            "showboard" => Ok(format!("\n{}", board_text(self.game.position()).trim_end())),
+            "time_settings" => {
+                let numbers: Vec<u64> = arguments.iter().filter_map(|a| a.parse().ok()).collect();
+                let [main, byo, stones] = numbers[..] else {
+                    return Err("syntax error: time_settings MAIN_SECONDS BYO_YOMI_SECONDS STONES".to_string());
+                };
+                self.main_time = Some(Duration::from_secs(main));
+                self.byo_yomi = (byo > 0 && stones > 0).then(|| (Duration::from_secs(byo), stones as u32));
+                self.left = [None, None];
+                Ok(String::new())
+            }
+            "time_left" => {
+                let side = color(arguments.first())?;
+                let seconds: u64 = arguments
+                    .get(1)
+                    .and_then(|s| s.parse().ok())
+                    .ok_or("syntax error: time_left COLOR SECONDS STONES")?;
+                self.left[side.index()] = Some(Duration::from_secs(seconds));
+                Ok(String::new())
+            }
+            "final_score" => {
+                let (black, white) = self.game.position().counts();
+                Ok(match black.cmp(&white) {
+                    std::cmp::Ordering::Greater => format!("B+{}", black - white),
+                    std::cmp::Ordering::Less => format!("W+{}", white - black),
+                    std::cmp::Ordering::Equal => "0".to_string(),
+                })
+            }
+            "set_position" => {
+                // Not standard GTP: a lab board and the side to move, for tests and scripts.
+                let board = arguments.first().ok_or("syntax error: set_position BOARD COLOR")?;
+                let side = color(arguments.get(1))?;
+                let (black, white) = crate::notation::lab_board::parse(board).map_err(|e| e.to_string())?;
+                self.game = Game::new(Position::from_discs(black, white, side));
+                Ok(String::new())
+            }
+            _ => Err("unknown command".to_string()),
+        }
+    }
+
+    /// Brings the game to `side`'s turn: a forced pass of the other side is played.
+    fn turn_of(&mut self, side: Color) -> Result<(), String> {
+        if self.game.position().to_move != side && self.game.status() == Status::MustPass(!side) {
+            self.game.pass().map_err(|e| e.to_string())?;
+        }
+        if self.game.position().to_move != side {
+            return Err(format!("it is not {side}'s turn"));
+        }
+        Ok(())
+    }
+
+    fn play(&mut self, arguments: &[&str]) -> Result<String, String> {
+        let side = color(arguments.first())?;
+        let vertex = arguments.get(1).ok_or("syntax error: play COLOR MOVE")?;
+        if vertex.eq_ignore_ascii_case("pass") {
+            if self.game.position().to_move == side && self.game.status() == Status::MustPass(side) {
+                self.game.pass().map_err(|e| e.to_string())?;
+                return Ok(String::new());
+            }
+            // A pass for a side that is not to move, or that has a move, is refused.
+            return Err(format!("illegal move: {side} cannot pass here"));
+        }
+        let square =
+            Square::from_a1(vertex).ok_or_else(|| format!("invalid vertex {vertex:?}: expected a1..h8 or pass"))?;
+        self.turn_of(side).map_err(|e| format!("illegal move: {e}"))?;
+        self.game
+            .play(square, None)
+            .map(|_| String::new())
+            .map_err(|e| format!("illegal move: {e}"))
+    }
+
+    fn genmove(&mut self, arguments: &[&str]) -> Result<String, String> {
+        let side = color(arguments.first())?;
+        if self.game.is_over() {
+            return Ok("pass".to_string());
+        }
+        if self.game.position().to_move == side && self.game.status() == Status::MustPass(side) {
+            self.game.pass().map_err(|e| e.to_string())?;
+            return Ok("pass".to_string());
+        }
+        self.turn_of(side)?;
+        let mut engine = Engine::with_budget(Budget::Time(self.time_for(side)));
+        let choice = engine.choose(self.game.position().board);
+        self.game.play(choice.best, None).map_err(|e| e.to_string())?;
+        Ok(String::from_utf8_lossy(&choice.best.a1()).to_uppercase())
+    }
+
+    /// The time for `side`'s move: what is left spread over its remaining moves, or the default.
+    fn time_for(&self, side: Color) -> Duration {
+        let moves_left = self.game.position().board.empty_count().div_ceil(2).max(1);
+        let main = self.left[side.index()].or(self.main_time);
+        let share = main.map(|main| main / moves_left);
+        let byo = self.byo_yomi.map(|(time, stones)| time / stones.max(1));
+        match (share, byo) {
+            (None, None) => self.move_time,
+            (share, byo) => share.unwrap_or_default() + byo.unwrap_or_default(),
+        }
+        .max(Duration::from_millis(10))
+    }
+}
+
+/// The board with its coordinates, the side to move's moves marked `*`.
+fn board_text(position: Position) -> String {
+    crate::cli::display::board(position, position.moves(), None, false)
+}

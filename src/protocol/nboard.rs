@@ -1,0 +1,254 @@
+//! The NBoard protocol (NBoard, the GUI by Chris Welty; also spoken by Edax and NTest): the GUI
+//! sends `nboard 2`, `set depth N`, `set game GGF`, `move F5/eval/time`, `hint N`, `go`, `ping N`,
+//! `learn`, `quit`; the engine answers `=== F5/eval/time` to `go`, streams `search F5 eval 0 depth`
+//! lines to `hint`, `pong N` once it has stopped thinking, and `learned`. Evaluations are in discs
+//! from the point of view of the side to move; a pass is written `PA` both ways. Lines it does not
+//! know, or cannot read, are ignored (a `status` line says why), never the end of the session.
+
+use std::io::{self, BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::RecvTimeoutError;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use crate::game::{Game, Status};
+use crate::notation::ggf;
+use crate::notation::transcript::{self, Written};
+use crate::position::Position;
+use crate::search::analysis::{Analyst, MoveValue, Settings};
+use crate::square::Square;
+use crate::value::Value;
+
+/// The midgame depth until the GUI sets one.
+pub const DEFAULT_DEPTH: u32 = 10;
+
+/// The engine's name, as `set myname` reports it.
+const NAME: &str = "othello";
+
+/// Moves into positions with at most this many empties are solved exactly, for a midgame `depth`.
+fn exact_empties(depth: u32) -> u32 {
+    (depth + 4).min(20)
+}
+
+/// What a search returns to the session: its analyst back, and the line to send if it finished.
+type Finished = (Analyst, Option<String>);
+
+struct Session<W: Write + Send + 'static> {
+    output: Arc<Mutex<W>>,
+    game: Game,
+    depth: u32,
+    /// Kept between searches (its tables carry over); rebuilt when the depth changes.
+    analyst: Option<Analyst>,
+}
+
+/// Runs a session until `quit` or the end of the input.
+pub fn run<R, W>(input: R, output: W) -> io::Result<()>
+where
+    R: BufRead + Send + 'static,
+    W: Write + Send + 'static,
+{
+    let lines = super::lines_of(input);
+    let mut session = Session {
+        output: Arc::new(Mutex::new(output)),
+        game: Game::new(Position::START),
+        depth: DEFAULT_DEPTH,
+        analyst: None,
+    };
+    let mut waiting: std::collections::VecDeque<String> = std::collections::VecDeque::new();
+    loop {
+        let line = match waiting.pop_front() {
+            Some(line) => line,
+            None => match lines.recv() {
+                Ok(line) => line,
+                Err(_) => return Ok(()),
+            },
+        };
+        let mut words = line.split_whitespace();
+        let Some(command) = words.next() else { continue };
+        let rest: Vec<&str> = words.collect();
+        let search = match command {
+            "go" => Some(SearchKind::Go),
+            // Every move is valued, however many the GUI asks for.
+            "hint" => Some(SearchKind::Hint),
+            "quit" => return Ok(()),
+            _ => {
+                session.handle(command, &rest, &line)?;
+                None
+            }
+        };
+        let Some(kind) = search else { continue };
+        // The search runs on its own thread; lines that come meanwhile wait, and a ping, a new
+        // position or quit stop it first.
+        let stop = Arc::new(AtomicBool::new(false));
+        let worker = session.start(kind, stop.clone());
+        let mut stopped = false;
+        while !worker.is_finished() {
+            match lines.recv_timeout(Duration::from_millis(5)) {
+                Ok(line) => {
+                    let first = line.split_whitespace().next().unwrap_or("");
+                    if matches!(first, "ping" | "quit" | "set" | "move" | "go" | "hint") || first.len() == 2 {
+                        stop.store(true, Ordering::Relaxed);
+                        stopped = true;
+                    }
+                    waiting.push_back(line);
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => {
+                    stop.store(true, Ordering::Relaxed);
+                    stopped = true;
+                    break;
+                }
+            }
+        }
+        let (analyst, reply) = worker.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        session.analyst = Some(analyst);
+        if let Some(reply) = reply.filter(|_| !stopped) {
+            session.say(&reply)?;
+        }
+        session.say("status\n")?;
+    }
+}
+
+#[derive(Clone, Copy)]
+enum SearchKind {
+    Go,
+    Hint,
+}
+
+impl<W: Write + Send + 'static> Session<W> {
+    fn say(&self, text: &str) -> io::Result<()> {
+        let mut output = self.output.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        super::send(&mut *output, text)
+    }
+
+    fn handle(&mut self, command: &str, rest: &[&str], line: &str) -> io::Result<()> {
+        match command {
+            "nboard" => self.say(&format!("set myname {NAME}\n")),
+            "set" => match rest.first().copied() {
+                Some("depth") => match rest
+                    .get(1)
+                    .and_then(|d| d.parse::<u32>().ok())
+                    .filter(|d| (1..=60).contains(d))
+                {
+                    Some(depth) => {
+                        if depth != self.depth {
+                            self.analyst = None;
+                        }
+                        self.depth = depth;
+                        self.say(&format!("set myname {NAME}{depth}\n"))
+                    }
+                    None => self.say(&format!("status ignored {line:?}: a depth is 1..60\n")),
+                },
+                Some("game") => {
+                    let text = line.split_once("game").map_or("", |(_, ggf)| ggf.trim());
+                    match ggf::parse(text) {
+                        Ok(mut games) => {
+                            self.game = games.swap_remove(0).game;
+                            Ok(())
+                        }
+                        Err(error) => self.say(&format!("status ignored set game: {error}\n")),
+                    }
+                }
+                // Contempt changes nothing here: draws are valued as draws.
+                Some("contempt") => Ok(()),
+                _ => Ok(()),
+            },
+            "move" => self.play(rest.first().copied().unwrap_or("")),
+            "ping" => self.say(&format!("pong {}\n", rest.first().copied().unwrap_or("0"))),
+            "learn" => self.say("learned\n"),
+            // NBoard 1.1 sent a bare move.
+            word if word.len() == 2 => self.play(word),
+            _ => Ok(()),
+        }
+    }
+
+    /// `move F5/eval/time` or `move PA`.
+    fn play(&mut self, text: &str) -> io::Result<()> {
+        let name = text.split('/').next().unwrap_or("");
+        let written = if name.eq_ignore_ascii_case("pa") {
+            Some(Written::Pass)
+        } else {
+            Square::from_a1(name).map(Written::Square)
+        };
+        let number = self.game.moves().count() + 1;
+        let result = match written {
+            Some(written) => transcript::play_one(&mut self.game, written, number).map_err(|e| e.to_string()),
+            None => Err(format!("{name:?} is not a move: expected a square such as F5, or PA")),
+        };
+        match result {
+            Ok(()) => Ok(()),
+            Err(why) => self.say(&format!("status ignored move {text}: {why}\n")),
+        }
+    }
+
+    fn start(&mut self, kind: SearchKind, stop: Arc<AtomicBool>) -> std::thread::JoinHandle<Finished> {
+        let depth = self.depth;
+        let mut analyst = self.analyst.take().unwrap_or_else(|| {
+            Analyst::new(Settings {
+                exact_empties: exact_empties(depth),
+                depth: depth.saturating_sub(1).max(1),
+            })
+        });
+        analyst.set_stop(stop);
+        let game = self.game.clone();
+        let output = self.output.clone();
+        std::thread::spawn(move || {
+            let say = |text: &str| {
+                let mut output = output.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                let _ = super::send(&mut *output, text);
+            };
+            let clock = Instant::now();
+            let status = game.status();
+            let board = game.position().board;
+            let reply = match (kind, status) {
+                (SearchKind::Go, Status::MustPass(_)) => Some("=== PA\n".to_string()),
+                (_, Status::Over) => {
+                    say("status the game is over\n");
+                    None
+                }
+                (SearchKind::Hint, Status::MustPass(_)) => Some("search PA 0.00 0 0 pass\n".to_string()),
+                (SearchKind::Go, Status::ToMove(_)) => {
+                    say("status thinking\n");
+                    let moves = analyst.moves(board);
+                    let nodes: u64 = moves.iter().map(|m| m.nodes).sum();
+                    say(&format!("nodestats {nodes} {:.2}\n", clock.elapsed().as_secs_f64()));
+                    moves.first().map(|best| {
+                        format!(
+                            "=== {}/{:.2}/{:.1}\n",
+                            upper(best.square),
+                            best.value.number() as f64,
+                            clock.elapsed().as_secs_f64()
+                        )
+                    })
+                }
+                (SearchKind::Hint, Status::ToMove(_)) => {
+                    say("status analysing\n");
+                    // Every move, streamed as it is valued: the GUI shows the best of them.
+                    analyst.moves_with(board, |m| say(&search_line(m)));
+                    None
+                }
+            };
+            (analyst, reply)
+        })
+    }
+}
+
+/// `search F5 +2.00 0 10 estimate`: the move (the pv), its value for the side to move, 0, the depth,
+/// and the value's kind.
+fn search_line(m: &MoveValue) -> String {
+    let depth = m.value.depth().unwrap_or(0);
+    let kind = match m.value {
+        Value::Exact { .. } => "exact",
+        Value::Proven { .. } => "proven",
+        _ => "estimate",
+    };
+    format!(
+        "search {} {:.2} 0 {depth} {kind}\n",
+        upper(m.square),
+        m.value.number() as f64
+    )
+}
+
+fn upper(square: Square) -> String {
+    String::from_utf8_lossy(&square.a1()).to_uppercase()
+}

@@ -1,0 +1,297 @@
+//! `othello nboard` and `othello gtp` driven by a test script as a GUI or a controller would: whole
+//! games against a simple player, passes both ways, hints, a ping during a search, and lines the
+//! engine does not know.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+use othello::game::{Game, Status};
+use othello::notation::transcript;
+use othello::{Position, Square};
+
+/// The first 56 moves of a game in which white must pass after black's h2 (move 57).
+const BEFORE_PASS: &str =
+    "d3c3c4e3c2c5c6b3f2c1d6f3d2e6b4a4b5f1a5a6f7e1d1e2a3a2b6e7f6d7e8f5c7c8d8a7b8g6g5g7f4f8g4h5h4a8b7g2g3h3h6h7h8g8g1h1";
+
+/// The engine as a child process, talked to line by line.
+struct Engine {
+    child: Child,
+    input: ChildStdin,
+    output: BufReader<ChildStdout>,
+}
+
+impl Engine {
+    fn start(args: &[&str]) -> Engine {
+        let mut child = Command::new(assert_cmd::cargo::cargo_bin("othello"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let input = child.stdin.take().unwrap();
+        let output = BufReader::new(child.stdout.take().unwrap());
+        Engine { child, input, output }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.input, "{line}").unwrap();
+        self.input.flush().unwrap();
+    }
+
+    fn line(&mut self) -> String {
+        let mut line = String::new();
+        assert!(
+            self.output.read_line(&mut line).unwrap() > 0,
+            "the engine ended its output"
+        );
+        line.trim_end().to_string()
+    }
+
+    /// Lines up to and including the first that starts with `prefix`.
+    fn until(&mut self, prefix: &str) -> Vec<String> {
+        let mut lines = Vec::new();
+        loop {
+            let line = self.line();
+            let done = line.starts_with(prefix);
+            lines.push(line);
+            if done {
+                return lines;
+            }
+        }
+    }
+
+    /// A GTP answer: its lines up to the empty line that ends it.
+    fn answer(&mut self, command: &str) -> String {
+        self.send(command);
+        let mut lines = Vec::new();
+        loop {
+            let line = self.line();
+            if line.is_empty() {
+                return lines.join("\n");
+            }
+            lines.push(line);
+        }
+    }
+
+    fn finish(mut self) {
+        drop(self.input);
+        assert!(self.child.wait().unwrap().success());
+    }
+}
+
+/// The script's own player: the legal move with the lowest index.
+fn first_move(game: &Game) -> Square {
+    game.position().moves().first().unwrap()
+}
+
+fn name(square: Square) -> String {
+    String::from_utf8_lossy(&square.a1()).to_uppercase()
+}
+
+fn ggf(game: &Game) -> String {
+    othello::notation::ggf::format(game, "script", "othello")
+}
+
+/// The engine plays `engine_side` with `go`, the script the other side, from `game` to the end;
+/// every move goes to the engine as `move`, passes as `PA`. Returns the passes each way.
+fn nboard_game(engine: &mut Engine, mut game: Game, engine_side: othello::Color) -> (usize, usize) {
+    engine.send(&format!("set game {}", ggf(&game)));
+    let (mut engine_passes, mut script_passes) = (0, 0);
+    while !game.is_over() {
+        let to_move = game.position().to_move;
+        if to_move == engine_side {
+            engine.send("go");
+            let reply = engine.until("=== ").pop().unwrap();
+            let chosen = reply.trim_start_matches("=== ").split('/').next().unwrap().to_string();
+            if chosen == "PA" {
+                assert_eq!(game.status(), Status::MustPass(to_move));
+                game.pass().unwrap();
+                engine_passes += 1;
+            } else {
+                let square = Square::from_a1(&chosen).unwrap();
+                game.play(square, None).expect("the engine's move is legal");
+            }
+            engine.send(&format!("move {chosen}"));
+        } else if game.status() == Status::MustPass(to_move) {
+            game.pass().unwrap();
+            script_passes += 1;
+            engine.send("move PA");
+        } else {
+            let square = first_move(&game);
+            game.play(square, None).unwrap();
+            engine.send(&format!("move {}/0.00/0.1", name(square)));
+        }
+    }
+    // The engine's game is the script's: a ping answered means it has read every move.
+    engine.send("ping 99");
+    engine.until("pong 99");
+    (engine_passes, script_passes)
+}
+
+#[test]
+fn an_nboard_session_plays_whole_games_with_passes_both_ways() {
+    let mut engine = Engine::start(&["nboard"]);
+    engine.send("nboard 2");
+    assert_eq!(engine.line(), "set myname othello");
+    engine.send("set depth 3");
+    assert_eq!(engine.line(), "set myname othello3");
+    // From the start, the engine white: the whole game.
+    nboard_game(&mut engine, Game::new(Position::START), othello::Color::White);
+    // Where white must pass after h2: the engine passes (=== PA), then the script.
+    let before = transcript::play(Position::START, BEFORE_PASS).unwrap();
+    let mut after_h2 = before.clone();
+    after_h2.play(Square::from_a1("h2").unwrap(), None).unwrap();
+    let (engine_passes, _) = nboard_game(&mut engine, after_h2, othello::Color::White);
+    assert_eq!(engine_passes, 1);
+    // The engine black from the same position: it plays h2 or b2, and the script passes or moves.
+    nboard_game(&mut engine, before, othello::Color::Black);
+    engine.send("learn");
+    assert_eq!(engine.line(), "learned");
+    engine.send("quit");
+    engine.finish();
+}
+
+#[test]
+fn nboard_hints_stream_every_move_with_values_for_the_side_to_move() {
+    let mut engine = Engine::start(&["nboard"]);
+    engine.send("nboard 2");
+    // Depth 10: moves into positions of at most 14 empty squares are solved.
+    engine.send("set depth 10");
+    let game = transcript::play(Position::START, &BEFORE_PASS[..2 * 46]).unwrap();
+    engine.send(&format!("set game {}", ggf(&game)));
+    engine.send("hint 3");
+    let mut lines = Vec::new();
+    while lines.last().is_none_or(|l: &String| l != "status") {
+        lines.push(engine.line());
+    }
+    let lines = engine_lines_after(lines, "status analysing");
+    let searches: Vec<&String> = lines.iter().filter(|l| l.starts_with("search ")).collect();
+    assert_eq!(searches.len(), game.position().moves().count() as usize);
+    // 14 empties after each move: exact, equal to the solver's value.
+    for line in searches {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(words[3], "0");
+        assert_eq!(words[5], "exact");
+        let square = Square::from_a1(words[1]).unwrap();
+        let child = game.position().board.play(square);
+        let solved = othello::search::endgame::Solver::new().solve(child).unwrap();
+        assert_eq!(words[2].parse::<f64>().unwrap(), -solved.score as f64, "{line}");
+    }
+    engine.send("quit");
+    engine.finish();
+}
+
+/// Lines after the one equal to `marker` (there may be status lines before it).
+fn engine_lines_after(lines: Vec<String>, marker: &str) -> Vec<String> {
+    let start = lines.iter().position(|l| l == marker).expect("the marker line");
+    lines[start + 1..].to_vec()
+}
+
+#[test]
+fn a_ping_during_a_search_stops_it_and_is_answered() {
+    let mut engine = Engine::start(&["nboard"]);
+    engine.send("nboard 2");
+    engine.send("set depth 30");
+    engine
+        .send("set game (;GM[Othello]TY[8]BO[8 ---------------------------O*------*O--------------------------- *];)");
+    engine.send("go");
+    assert_eq!(engine.until("status thinking").pop().unwrap(), "status thinking");
+    engine.send("ping 7");
+    let lines = engine.until("pong 7");
+    assert!(
+        lines.iter().all(|l| !l.starts_with("=== ")),
+        "a stopped go gives no move: {lines:?}"
+    );
+    // Unknown and malformed lines are ignored; the session goes on.
+    engine.send("frobnicate 12");
+    engine.send("move Z9");
+    assert!(engine.line().starts_with("status ignored move Z9: "));
+    engine.send("set depth banana");
+    assert!(engine.line().starts_with("status ignored "));
+    engine.send("set depth 2");
+    assert_eq!(engine.line(), "set myname othello2");
+    engine.send("go");
+    let reply = engine.until("=== ").pop().unwrap();
+    let square = Square::from_a1(reply[4..6].to_string().to_lowercase().as_str()).unwrap();
+    assert!(Position::START.moves().contains(square), "{reply}");
+    engine.send("quit");
+    engine.finish();
+}
+
+/// The engine plays `engine_side` with `genmove`, the script the other with `play`; passes are
+/// `pass` both ways. Returns the passes the engine made and the script made.
+fn gtp_game(engine: &mut Engine, mut game: Game, engine_side: othello::Color) -> (usize, usize) {
+    let letter = |color: othello::Color| if color == othello::Color::Black { "b" } else { "w" };
+    let (mut engine_passes, mut script_passes) = (0, 0);
+    while !game.is_over() {
+        let to_move = game.position().to_move;
+        if to_move == engine_side {
+            let answer = engine.answer(&format!("genmove {}", letter(to_move)));
+            let vertex = answer.strip_prefix("= ").unwrap_or_else(|| panic!("{answer}"));
+            if vertex == "pass" {
+                game.pass().expect("the engine passes only when it must");
+                engine_passes += 1;
+            } else {
+                game.play(Square::from_a1(vertex).unwrap(), None).expect("legal");
+            }
+        } else if game.status() == Status::MustPass(to_move) {
+            assert_eq!(engine.answer(&format!("play {} pass", letter(to_move))), "=");
+            game.pass().unwrap();
+            script_passes += 1;
+        } else {
+            let square = first_move(&game);
+            game.play(square, None).unwrap();
+            assert_eq!(
+                engine.answer(&format!("play {} {}", letter(to_move), name(square))),
+                "="
+            );
+        }
+    }
+    let (black, white) = game.position().counts();
+    let expected = match black.cmp(&white) {
+        std::cmp::Ordering::Greater => format!("= B+{}", black - white),
+        std::cmp::Ordering::Less => format!("= W+{}", white - black),
+        std::cmp::Ordering::Equal => "= 0".to_string(),
+    };
+    assert_eq!(engine.answer("final_score"), expected);
+    (engine_passes, script_passes)
+}
+
+#[test]
+fn a_gtp_session_plays_whole_games_with_passes_both_ways() {
+    let mut engine = Engine::start(&["gtp", "--move-time", "0.02"]);
+    assert_eq!(engine.answer("1 protocol_version"), "=1 2");
+    assert_eq!(engine.answer("boardsize 8"), "=");
+    assert!(engine.answer("boardsize 19").starts_with("? unacceptable size"));
+    assert_eq!(engine.answer("clear_board"), "=");
+    assert_eq!(engine.answer("time_settings 1 0 0"), "=");
+    gtp_game(&mut engine, Game::new(Position::START), othello::Color::Black);
+    // From the position where white must pass after h2: the script plays black's h2, the engine
+    // passes for white.
+    assert_eq!(engine.answer("clear_board"), "=");
+    let before = transcript::play(Position::START, BEFORE_PASS).unwrap();
+    for turn in before.turns() {
+        if let othello::game::Turn::Move { side, square, .. } = turn {
+            let letter = if *side == othello::Color::Black { "b" } else { "w" };
+            assert_eq!(engine.answer(&format!("play {letter} {}", name(*square))), "=");
+        }
+    }
+    let mut after_h2 = before.clone();
+    after_h2.play(Square::from_a1("h2").unwrap(), None).unwrap();
+    assert_eq!(engine.answer("play b h2"), "=");
+    let (engine_passes, _) = gtp_game(&mut engine, after_h2, othello::Color::White);
+    assert_eq!(engine_passes, 1);
+    // Undo, showboard, known and unknown commands; nothing ends the session but quit.
+    assert_eq!(engine.answer("undo"), "=");
+    assert!(engine.answer("showboard").starts_with("=\n   a b c d e f g h"));
+    assert_eq!(engine.answer("known_command genmove"), "= true");
+    assert_eq!(engine.answer("known_command frobnicate"), "= false");
+    assert!(engine.answer("list_commands").contains("\ngenmove\n"));
+    assert_eq!(engine.answer("frobnicate"), "? unknown command");
+    assert!(engine.answer("play b z9").starts_with("? invalid vertex"));
+    assert!(engine.answer("play").starts_with("? missing color"));
+    assert_eq!(engine.answer("7 quit"), "=7");
+    engine.finish();
+}
