@@ -195,3 +195,40 @@ fn best_and_solve_start_from_a_transcript() {
     let best_board = json_of(&["best", &board, token, "--depth", "3", "--json"]);
     assert_eq!(best["move"], best_board["move"]);
 }
+
+/// Issue 12: `replay` reads GGF files and plain transcripts, and writes any game it reads as either.
+#[test]
+fn replay_converts_logs_ggf_and_transcripts_into_each_other() {
+    let dir = tempfile::tempdir().unwrap();
+    let (log, _) = common::logged_games(dir.path(), "greedy", "random");
+    let ggf = othello(["replay", log.to_str().unwrap(), "--to", "ggf"])
+        .assert()
+        .success();
+    let ggf = String::from_utf8_lossy(&ggf.get_output().stdout).into_owned();
+    assert_eq!(ggf.lines().count(), 2);
+    assert!(ggf.lines().all(|l| l.starts_with("(;GM[Othello]") && l.ends_with(";)")));
+    let ggf_file = dir.path().join("games.ggf");
+    std::fs::write(&ggf_file, &ggf).unwrap();
+    let from_log = othello(["replay", log.to_str().unwrap(), "--to", "transcript"])
+        .assert()
+        .success();
+    let from_ggf = othello(["replay", ggf_file.to_str().unwrap(), "--to", "transcript"])
+        .assert()
+        .success();
+    assert_eq!(from_log.get_output().stdout, from_ggf.get_output().stdout);
+    let checked = othello(["replay", ggf_file.to_str().unwrap()]).assert().success();
+    let checked = String::from_utf8_lossy(&checked.get_output().stdout).into_owned();
+    assert!(
+        checked.starts_with("game 1: greedy (black) vs random (white): "),
+        "{checked}"
+    );
+    assert!(checked.contains("all legal"));
+    let one = othello(["replay", GAME]).assert().success();
+    let one = String::from_utf8_lossy(&one.get_output().stdout).into_owned();
+    assert!(
+        one.ends_with(
+            "black (black) vs white (white): black 28, white 36, white wins; 60 moves and 1 pass, all legal\n"
+        ),
+        "{one}"
+    );
+}

@@ -12,14 +12,95 @@ use crate::bitboard::Bitboard;
 use crate::game::{Game, Status};
 use crate::log::GameLog;
 use crate::notation::condensed::{self, Entry};
+use crate::notation::{ggf, transcript};
 use crate::position::Position;
 
 #[derive(Args, Debug)]
 pub struct ReplayArgs {
     /// A log written by `othello play --log`, `match --log`, `lab4 --log` or `tournament --log`; a
     /// file of condensed transcripts (one game a line, from the start position); or one condensed
-    /// transcript itself, such as 4445_9-157
+    /// transcript itself, such as 4445_9-157; a GGF file; or a plain transcript such as f5d6c3 (a
+    /// file of them, one game a line, or one itself)
     file: PathBuf,
+    /// Print each game in this notation instead of checking it: ggf, or transcript (f5d6c3...)
+    #[arg(long, value_name = "NOTATION")]
+    to: Option<Notation>,
+}
+
+/// The notations `--to` writes.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum Notation {
+    Ggf,
+    Transcript,
+}
+
+/// A game with its players, whatever the file it came from.
+struct Named {
+    black: String,
+    white: String,
+    game: Game,
+}
+
+/// Every game of a GGF file or of plain transcripts (one a line), or `None` if `text` is neither.
+fn plain_games(text: &str) -> Option<Result<Vec<Named>>> {
+    let trimmed = text.trim_start_matches('\u{feff}').trim();
+    if trimmed.starts_with("(;") {
+        return Some(ggf::parse(trimmed).map_err(Into::into).map(|games| {
+            games
+                .into_iter()
+                .map(|g| Named {
+                    black: g.black,
+                    white: g.white,
+                    game: g.game,
+                })
+                .collect()
+        }));
+    }
+    let lines: Vec<&str> = trimmed.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    if lines.is_empty() || !lines.iter().all(|line| transcript::has_shape(line)) {
+        return None;
+    }
+    Some(
+        lines
+            .iter()
+            .enumerate()
+            .map(|(k, line)| {
+                let game = transcript::play(Position::START, line).with_context(|| format!("game {}", k + 1))?;
+                Ok(Named {
+                    black: "black".to_string(),
+                    white: "white".to_string(),
+                    game,
+                })
+            })
+            .collect(),
+    )
+}
+
+/// A game in `notation`, one line.
+fn written(named: &Named, notation: Notation) -> String {
+    match notation {
+        Notation::Ggf => ggf::format(&named.game, &named.black, &named.white) + "\n",
+        Notation::Transcript => transcript::format(&named.game) + "\n",
+    }
+}
+
+/// A game of a GGF file or a plain transcript, checked: where it ended.
+fn plain_summary(named: &Named) -> String {
+    let game = &named.game;
+    let (black, white) = game.position().counts();
+    let verdict = match (game.is_over(), game.position().leader()) {
+        (false, _) => "unfinished".to_string(),
+        (true, Some(color)) => format!("{color} wins"),
+        (true, None) => "a draw".to_string(),
+    };
+    let moves = game.moves().count();
+    format!(
+        "{} (black) vs {} (white): black {black}, white {white}, {verdict}; {} and {}, all legal\n",
+        named.black,
+        named.white,
+        display::counted(moves as u64, "move", "moves"),
+        display::counted((game.turns().len() - moves) as u64, "pass", "passes"),
+    )
 }
 
 /// One game read back: its log, the game rebuilt from it, and where it came from in the file.
@@ -32,10 +113,43 @@ struct Replayed {
 pub fn run(args: ReplayArgs) -> Result<()> {
     let path = &args.file;
     let word = path.to_string_lossy();
-    if !path.exists() && condensed::has_shape(&word) {
+    if !path.exists() && condensed::has_shape(&word) && args.to.is_none() {
         return write_stdout(&replay_condensed(&word)?);
     }
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text = if !path.exists() && transcript::has_shape(&word) {
+        word.to_string()
+    } else {
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?
+    };
+    let named = match plain_games(&text) {
+        Some(games) => games.with_context(|| format!("bad game {}", path.display()))?,
+        None if args.to.is_some() => read_games(&text)
+            .with_context(|| format!("bad log {}", path.display()))?
+            .into_iter()
+            .map(|r| Named {
+                black: r.log.black,
+                white: r.log.white,
+                game: r.game,
+            })
+            .collect(),
+        None => Vec::new(),
+    };
+    if let Some(notation) = args.to {
+        return write_stdout(&named.iter().map(|n| written(n, notation)).collect::<String>());
+    }
+    if !named.is_empty() {
+        return write_stdout(&match named.as_slice() {
+            [single] => {
+                let last = single.game.moves().last();
+                display::board(single.game.position(), Bitboard::EMPTY, last, false) + &plain_summary(single)
+            }
+            many => many
+                .iter()
+                .enumerate()
+                .map(|(k, n)| format!("game {}: {}", k + 1, plain_summary(n)))
+                .collect(),
+        });
+    }
     let lines: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
     if !lines.is_empty() && lines.iter().all(|line| condensed::has_shape(line)) {
         let mut out = String::new();
