@@ -145,8 +145,10 @@ fn an_nboard_session_plays_whole_games_with_passes_both_ways() {
     after_h2.play(Square::from_a1("h2").unwrap(), None).unwrap();
     let (engine_passes, _) = nboard_game(&mut engine, after_h2, othello::Color::White);
     assert_eq!(engine_passes, 1);
-    // The engine black from the same position: it plays h2 or b2, and the script passes or moves.
-    nboard_game(&mut engine, before, othello::Color::Black);
+    // The engine black from the same position: h2 (-8) is exactly best, b2 loses by 46; after h2
+    // the script, white, must pass.
+    let (_, script_passes) = nboard_game(&mut engine, before, othello::Color::Black);
+    assert_eq!(script_passes, 1);
     engine.send("learn");
     assert_eq!(engine.line(), "learned");
     engine.send("quit");
@@ -283,6 +285,16 @@ fn a_gtp_session_plays_whole_games_with_passes_both_ways() {
     assert_eq!(engine.answer("play b h2"), "=");
     let (engine_passes, _) = gtp_game(&mut engine, after_h2, othello::Color::White);
     assert_eq!(engine_passes, 1);
+    // The engine black there: it plays h2, exactly best, and the script must pass.
+    assert_eq!(engine.answer("clear_board"), "=");
+    for turn in before.turns() {
+        if let othello::game::Turn::Move { side, square, .. } = turn {
+            let letter = if *side == othello::Color::Black { "b" } else { "w" };
+            assert_eq!(engine.answer(&format!("play {letter} {}", name(*square))), "=");
+        }
+    }
+    let (_, script_passes) = gtp_game(&mut engine, before, othello::Color::Black);
+    assert_eq!(script_passes, 1);
     // Undo, showboard, known and unknown commands; nothing ends the session but quit.
     assert_eq!(engine.answer("undo"), "=");
     assert!(engine.answer("showboard").starts_with("=\n   a b c d e f g h"));
