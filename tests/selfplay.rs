@@ -164,7 +164,7 @@ fn train_fits_weights_that_load_and_reports_each_stage() {
     .assert()
     .success()
     .stdout(
-        predicates::str::contains("guess 0  hand-made  trained")
+        predicates::str::contains("guess 0  hand-made  built-in  trained")
             .and(predicates::str::contains(" 1-5 "))
             .and(predicates::str::contains("56-60")),
     );

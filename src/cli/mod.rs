@@ -118,7 +118,7 @@ enum Command {
     /// A round robin or Swiss tournament of strategies and students' programs
     #[command(allow_negative_numbers = true)]
     Tournament(tournament::TournamentArgs),
-    /// Fit pattern weights to self-play samples; the error per stage on held-out games
+    /// Fit pattern weights to self-play samples; the error per stage on held-out games (also of the built-in weights)
     #[command(allow_negative_numbers = true)]
     Train(train::TrainArgs),
 }

@@ -82,6 +82,10 @@ pub fn run(args: TrainArgs) -> Result<()> {
     let mut model = Model::new();
     let zero = StageErrors::of(&valid, |_| 0.0);
     let handmade = StageErrors::of(&valid, |board| crate::search::engine::static_estimate(board) as f32);
+    // The weights the program has now: the error before this round.
+    let builtin = StageErrors::of(&valid, |board| {
+        crate::patterns::builtin().evaluate(board) as f32 / SCALE as f32
+    });
     for epoch in 1..=config.epochs {
         model.step(&train, &config);
         if epoch % 10 == 0 || epoch == config.epochs {
@@ -98,24 +102,26 @@ pub fn run(args: TrainArgs) -> Result<()> {
         train.len(),
         valid.len()
     );
-    report += "empties  positions  guess 0  hand-made  trained  (on training)\n";
+    report += "empties  positions  guess 0  hand-made  built-in  trained  (on training)\n";
     for s in 0..STAGES {
         report += &format!(
-            "{:>2}-{:<2}   {:>9} {:>8.2} {:>10.2} {:>8.2} {:>13.2}\n",
+            "{:>2}-{:<2}   {:>9} {:>8.2} {:>10.2} {:>9.2} {:>8.2} {:>13.2}\n",
             s * 5 + 1,
             s * 5 + 5,
             zero.counts[s],
             zero.rmse[s],
             handmade.rmse[s],
+            builtin.rmse[s],
             trained.rmse[s],
             fitted.rmse[s]
         );
     }
     report += &format!(
-        "all      {:>9} {:>8.2} {:>10.2} {:>8.2} {:>13.2}\n",
+        "all      {:>9} {:>8.2} {:>10.2} {:>9.2} {:>8.2} {:>13.2}\n",
         valid.len(),
         mean_rmse(&zero),
         mean_rmse(&handmade),
+        mean_rmse(&builtin),
         mean_rmse(&trained),
         mean_rmse(&fitted)
     );
