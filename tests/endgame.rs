@@ -241,3 +241,38 @@ fn regression_positions_with_more_than_32_moves_do_not_overflow_the_move_lists()
         .code(1)
         .stderr(predicates::str::contains("not solved within the time limit"));
 }
+
+/// Scores near a wipe-out make the root's tests stride instead of stepping by 2 (FFO #59 is +64):
+/// the result must stay exact, whichever side is winning.
+#[test]
+fn regression_near_wipe_outs_the_striding_tests_still_find_the_exact_score() {
+    let mut rng = SeededRng::new(59);
+    let mut checked = 0;
+    while checked < 12 {
+        // One side plays the move that leaves the other fewest replies: lopsided games.
+        let mut position = Position::START;
+        while position.board.empty_count() > 10 && !position.is_game_over() {
+            position = position.after_forced_pass();
+            let moves = position.moves();
+            let square = if position.to_move == othello::Color::Black {
+                moves
+                    .squares()
+                    .min_by_key(|&s| position.play(s).board.moves().count())
+                    .unwrap()
+            } else {
+                rng.pick_square(moves)
+            };
+            position = position.play(square);
+        }
+        let board = position.board;
+        let expected = exhaustive(board);
+        if expected.abs() < 40 {
+            continue;
+        }
+        let solution = Solver::new().solve(board).unwrap();
+        assert_eq!(solution.score, expected, "{board:?}");
+        let flipped = Solver::new().solve(board.pass()).unwrap();
+        assert_eq!(flipped.score, exhaustive(board.pass()), "{:?}", board.pass());
+        checked += 1;
+    }
+}
