@@ -307,3 +307,30 @@ fn a_gtp_session_plays_whole_games_with_passes_both_ways() {
     assert_eq!(engine.answer("7 quit"), "=7");
     engine.finish();
 }
+
+/// GTP `undo` after a move that followed an implied pass takes back both: the position is the one
+/// before the move, and the pass is made again when it is needed.
+#[test]
+fn gtp_undo_takes_back_an_implied_pass_with_the_move() {
+    let mut engine = Engine::start(&["gtp"]);
+    let before = transcript::play(Position::START, BEFORE_PASS).unwrap();
+    for turn in before.turns() {
+        if let othello::game::Turn::Move { side, square, .. } = turn {
+            let letter = if *side == othello::Color::Black { "b" } else { "w" };
+            assert_eq!(engine.answer(&format!("play {letter} {}", name(*square))), "=");
+        }
+    }
+    assert_eq!(engine.answer("play b h2"), "=");
+    // White must pass; black plays again without the controller saying so.
+    assert_eq!(engine.answer("play b b1"), "=");
+    let after = engine.answer("showboard");
+    assert_eq!(engine.answer("undo"), "=");
+    assert_eq!(engine.answer("play b b1"), "=");
+    assert_eq!(engine.answer("showboard"), after);
+    assert_eq!(engine.answer("undo"), "=");
+    assert_eq!(engine.answer("play w pass"), "=");
+    assert_eq!(engine.answer("play b b1"), "=");
+    assert_eq!(engine.answer("showboard"), after);
+    assert_eq!(engine.answer("quit"), "=");
+    engine.finish();
+}

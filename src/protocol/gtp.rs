@@ -8,7 +8,7 @@ use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
 use crate::color::Color;
-use crate::game::{Game, Status};
+use crate::game::{Game, Status, Turn};
 use crate::position::Position;
 use crate::search::engine::{Budget, Engine};
 use crate::square::Square;
@@ -120,8 +120,12 @@ impl Session {
             "play" => self.play(arguments),
             "genmove" => self.genmove(arguments),
             "undo" => {
-                // A pass forced before the move undone goes with it.
-                self.game.undo().ok_or("cannot undo: no move has been played")?;
+                let undone = self.game.undo().ok_or("cannot undo: no move has been played")?;
+                // A pass forced before the move undone goes with it: it was never the controller's
+                // move, and `play` or `genmove` makes it again when it is needed.
+                if matches!(undone, Turn::Move { .. }) && matches!(self.game.turns().last(), Some(Turn::Pass { .. })) {
+                    self.game.undo();
+                }
                 Ok(String::new())
             }
             "showboard" => Ok(format!("\n{}", board_text(self.game.position()).trim_end())),
