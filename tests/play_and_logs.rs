@@ -116,6 +116,13 @@ fn computers_play_each_other_with_announced_passes() {
     // This game (also seed 001's first check) has a forced pass.
     assert!(stdout.contains("has no legal move and passes."), "{stdout}");
     assert!(stdout.contains("Game over: black 56, white 8. Black wins."), "{stdout}");
+    // Issue 12: after the pass the board is drawn again with the moves of the side that has them.
+    let pass = stdout.find("has no legal move and passes.\n").unwrap();
+    let after = &stdout[pass..];
+    assert!(
+        after.lines().nth(1).unwrap().starts_with("   a b c d e f g h"),
+        "{after}"
+    );
 }
 
 #[test]
@@ -202,27 +209,5 @@ fn play_starts_from_a_transcript_and_hints_give_values() {
             .replace("> redo\n", "> ")
             .replace("> quit\n", "> "),
         stdout
-    );
-}
-
-/// Issue 12: after a forced pass the board is drawn again with the moves of the side that has them.
-#[test]
-fn the_board_is_drawn_again_after_a_pass() {
-    let output = common::othello([
-        "play",
-        "--black",
-        "alphabeta:2:corners",
-        "--white",
-        "alphabeta:1:corners",
-    ])
-    .write_stdin("")
-    .output()
-    .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    let pass = stdout.find("has no legal move and passes.\n").unwrap();
-    let after = &stdout[pass..];
-    assert!(
-        after.lines().nth(1).unwrap().starts_with("   a b c d e f g h"),
-        "{after}"
     );
 }
