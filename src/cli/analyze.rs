@@ -8,6 +8,7 @@ use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
 use serde_json::json;
 
+use super::display::capitalised;
 use super::output::Output;
 use super::{position_from_lab_args, write_stdout};
 use crate::color::Color;
@@ -18,7 +19,6 @@ use crate::search::analysis::{
     AnalysedMove, Analyst, BLUNDER_DISCS, DEFAULT_DEPTH, DEFAULT_EXACT_EMPTIES, MISTAKE_DISCS, MoveValue, Settings,
     Verdict,
 };
-use crate::square::Square;
 use crate::value::Value;
 
 #[derive(Args, Debug)]
@@ -208,10 +208,6 @@ fn settings_line(settings: Settings) -> String {
     )
 }
 
-fn name(square: Square) -> String {
-    String::from_utf8_lossy(&square.a1()).into_owned()
-}
-
 /// A value as a short signed number with its kind: `+8 exact`, `-3 est. d9`.
 fn short(value: Value) -> String {
     match value {
@@ -232,7 +228,7 @@ fn position_text(position: Position, moves: &[MoveValue], settings: Settings) ->
     for m in moves {
         out += &format!(
             "  {}  {:>4}  {}\n",
-            name(m.square),
+            m.square,
             format!("{:+}", m.value.number()),
             m.value
         );
@@ -252,7 +248,7 @@ fn value_json(value: Value) -> serde_json::Value {
 
 fn move_json(m: &MoveValue) -> serde_json::Value {
     let mut object = value_json(m.value);
-    object["move"] = json!(name(m.square));
+    object["move"] = json!(m.square.to_string());
     object["nodes"] = json!(m.nodes);
     object
 }
@@ -269,13 +265,6 @@ fn position_json(position: Position, moves: &[MoveValue], settings: Settings) ->
     .to_string()
 }
 
-fn capitalised(color: Color) -> &'static str {
-    match color {
-        Color::Black => "Black",
-        Color::White => "White",
-    }
-}
-
 fn move_line(entry: &AnalysedMove) -> String {
     let played = entry.played_value();
     let best = entry.best();
@@ -284,7 +273,7 @@ fn move_line(entry: &AnalysedMove) -> String {
     let best_text = if loss == 0 {
         "best".to_string()
     } else {
-        format!("best {} {:+}, loses {loss}", name(best.square), best.value.number())
+        format!("best {} {:+}, loses {loss}", best.square, best.value.number())
     };
     let flag = match verdict {
         Verdict::Good => String::new(),
@@ -294,7 +283,7 @@ fn move_line(entry: &AnalysedMove) -> String {
         "{:>3}. {} {}  {}  ({best_text}){flag}\n",
         entry.number,
         capitalised(entry.side),
-        name(entry.played),
+        entry.played,
         short(played.value),
     )
 }
@@ -356,7 +345,7 @@ fn game_json(game: &Game, analysed: &[AnalysedMove], black: &str, white: &str, s
             json!({
                 "number": entry.number,
                 "side": entry.side.name(),
-                "move": name(entry.played),
+                "move": entry.played.to_string(),
                 "played": value_json(played.value),
                 "best": move_json(&entry.best()),
                 "loss": entry.loss(),
@@ -446,7 +435,7 @@ fn svg_graph(analysed: &[AnalysedMove], black: &str, white: &str) -> String {
             y(values[i] as f64),
             entry.number,
             entry.side.name(),
-            name(entry.played),
+            entry.played,
             entry.loss()
         );
     }

@@ -91,3 +91,11 @@ pub fn counted(count: impl Into<u64>, one: &str, many: &str) -> String {
     let count = count.into();
     format!("{count} {}", if count == 1 { one } else { many })
 }
+
+/// `Black` or `White`, to begin a sentence.
+pub fn capitalised(color: crate::color::Color) -> &'static str {
+    match color {
+        crate::color::Color::Black => "Black",
+        crate::color::Color::White => "White",
+    }
+}

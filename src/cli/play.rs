@@ -11,9 +11,9 @@ use std::time::{Instant, SystemTime};
 use anyhow::{Context, Result};
 use clap::Args;
 
+use super::display::capitalised;
 use super::output::Output;
 use super::{display, write_stdout};
-use crate::color::Color;
 use crate::game::{Forfeit, Game, MoveStats, Status, Turn};
 use crate::log::GameLog;
 use crate::notation::transcript;
@@ -388,13 +388,6 @@ fn game_log(game: &Game, args: &PlayArgs, started: SystemTime, forfeit: Option<&
         log.record_forfeit(forfeit);
     }
     Ok(serde_json::to_string_pretty(&log)? + "\n")
-}
-
-fn capitalised(color: Color) -> &'static str {
-    match color {
-        Color::Black => "Black",
-        Color::White => "White",
-    }
 }
 
 /// Takes back turns until a human is to move again, having taken back at least one human move;

@@ -147,7 +147,7 @@ pub fn format(game: &Game, black: &str, white: &str) -> String {
     for turn in game.turns() {
         let tag = if turn.side() == Color::Black { 'B' } else { 'W' };
         match turn {
-            Turn::Move { square, .. } => out += &format!("{tag}[{}]", String::from_utf8_lossy(&square.a1())),
+            Turn::Move { square, .. } => out += &format!("{tag}[{}]", square),
             Turn::Pass { .. } => out += &format!("{tag}[PA]"),
         }
     }

@@ -83,7 +83,7 @@ pub fn play_one(game: &mut Game, written: Written, number: usize) -> Result<(), 
         position
             .moves()
             .squares()
-            .map(|s| String::from_utf8_lossy(&s.a1()).into_owned())
+            .map(|s| s.to_string())
             .collect::<Vec<_>>()
             .join(" ")
     };
@@ -94,7 +94,7 @@ pub fn play_one(game: &mut Game, written: Written, number: usize) -> Result<(), 
             legal: legal(position),
         }),
         Written::Square(square) => {
-            let name = String::from_utf8_lossy(&square.a1()).into_owned();
+            let name = square.to_string();
             if game.is_over() {
                 return Err(TranscriptError::AfterTheEnd { number, square: name });
             }
@@ -115,9 +115,7 @@ pub fn play_one(game: &mut Game, written: Written, number: usize) -> Result<(), 
 
 /// A game's moves as a transcript: lower case, passes left out.
 pub fn format(game: &Game) -> String {
-    game.moves()
-        .map(|square| String::from_utf8_lossy(&square.a1()).into_owned())
-        .collect()
+    game.moves().map(|square| square.to_string()).collect()
 }
 
 #[cfg(test)]
@@ -160,7 +158,7 @@ mod tests {
             .turns()
             .iter()
             .map(|t| match t {
-                Turn::Move { square, .. } => String::from_utf8_lossy(&square.a1()).into_owned(),
+                Turn::Move { square, .. } => square.to_string(),
                 Turn::Pass { .. } => "pa".to_string(),
             })
             .collect();

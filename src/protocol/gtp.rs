@@ -212,7 +212,7 @@ impl Session {
         let mut engine = Engine::with_budget(Budget::Time(self.time_for(side)));
         let choice = engine.choose(self.game.position().board);
         self.game.play(choice.best, None).map_err(|e| e.to_string())?;
-        Ok(String::from_utf8_lossy(&choice.best.a1()).to_uppercase())
+        Ok(choice.best.to_string().to_uppercase())
     }
 
     /// The time for `side`'s move: what is left spread over its remaining moves, or the default.

@@ -250,5 +250,5 @@ fn search_line(m: &MoveValue) -> String {
 }
 
 fn upper(square: Square) -> String {
-    String::from_utf8_lossy(&square.a1()).to_uppercase()
+    square.to_string().to_uppercase()
 }
