@@ -13,7 +13,7 @@ use crate::eval::{Eval, weighted_score};
 use crate::position::Position;
 use crate::rng::SeededRng;
 use crate::search::alphabeta::alphabeta;
-use crate::search::engine::{Budget, DEFAULT_MILLISECONDS, Engine, EngineEval};
+use crate::search::engine::{Budget, DEFAULT_MILLISECONDS, Engine, EngineStyle};
 use crate::search::minimax::minimax;
 use crate::search::{Scoring, SearchResult};
 use crate::square::Square;
@@ -115,12 +115,12 @@ pub enum StrategySpec {
     /// Iterative deepening with a table and the exact endgame solver, in this many milliseconds a move.
     Engine {
         milliseconds: u64,
-        eval: EngineEval,
+        style: EngineStyle,
     },
     /// The same engine with a budget of nodes a move: the same games on every machine.
     EngineNodes {
         nodes: u64,
-        eval: EngineEval,
+        style: EngineStyle,
     },
     /// A student's program, in one of the course's forms.
     Program(Arc<ProgramSpec>),
@@ -134,7 +134,7 @@ pub const DEFAULT_EVAL: Eval = Eval::Weights;
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "unknown strategy {0:?}: expected random, greedy, weighted, preferred, minimax:DEPTH[:EVAL], alphabeta:DEPTH[:EVAL], lookahead:K, engine[:MILLISECONDS, 1..3600000][:handmade], engine:nodes=N[:handmade], argv:COMMAND, quickmove:FILE.py or strategy:FILE.py (EVAL: discs, weights, mobility, corners; DEPTH 1..{MAX_DEPTH})"
+    "unknown strategy {0:?}: expected random, greedy, weighted, preferred, minimax:DEPTH[:EVAL], alphabeta:DEPTH[:EVAL], lookahead:K, engine[:MILLISECONDS, 1..3600000][:handmade|:fullwidth], engine:nodes=N[:handmade|:fullwidth], argv:COMMAND, quickmove:FILE.py or strategy:FILE.py (EVAL: discs, weights, mobility, corners; DEPTH 1..{MAX_DEPTH})"
 )]
 pub struct UnknownStrategy(pub String);
 
@@ -175,35 +175,27 @@ impl FromStr for StrategySpec {
             ["lookahead", d] => Ok(StrategySpec::Lookahead { depth: depth(d)? }),
             ["engine"] => Ok(StrategySpec::Engine {
                 milliseconds: DEFAULT_MILLISECONDS,
-                eval: EngineEval::Patterns,
+                style: EngineStyle::default(),
             }),
             ["engine", budget, rest @ ..] if rest.len() <= 1 => {
-                let eval = match rest {
-                    [] => EngineEval::Patterns,
-                    ["handmade"] => EngineEval::HandMade,
+                let style = match rest {
+                    [] => EngineStyle::default(),
+                    [word] => EngineStyle::from_word(word).ok_or_else(unknown)?,
                     _ => return Err(unknown()),
                 };
                 match budget.strip_prefix("nodes=") {
                     Some(nodes) => match nodes.parse::<u64>() {
-                        Ok(nodes @ 1..=100_000_000_000) => Ok(StrategySpec::EngineNodes { nodes, eval }),
+                        Ok(nodes @ 1..=100_000_000_000) => Ok(StrategySpec::EngineNodes { nodes, style }),
                         _ => Err(unknown()),
                     },
                     None => match budget.parse::<u64>() {
-                        Ok(milliseconds @ 1..=3_600_000) => Ok(StrategySpec::Engine { milliseconds, eval }),
+                        Ok(milliseconds @ 1..=3_600_000) => Ok(StrategySpec::Engine { milliseconds, style }),
                         _ => Err(unknown()),
                     },
                 }
             }
             _ => Err(unknown()),
         }
-    }
-}
-
-/// How an engine spec names its evaluation: nothing for the trained one.
-fn eval_suffix(eval: EngineEval) -> &'static str {
-    match eval {
-        EngineEval::Patterns => "",
-        EngineEval::HandMade => ":handmade",
     }
 }
 
@@ -217,8 +209,8 @@ impl fmt::Display for StrategySpec {
             StrategySpec::Minimax { depth, eval } => write!(f, "minimax:{depth}:{eval}"),
             StrategySpec::AlphaBeta { depth, eval } => write!(f, "alphabeta:{depth}:{eval}"),
             StrategySpec::Lookahead { depth } => write!(f, "lookahead:{depth}"),
-            StrategySpec::Engine { milliseconds, eval } => write!(f, "engine:{milliseconds}{}", eval_suffix(*eval)),
-            StrategySpec::EngineNodes { nodes, eval } => write!(f, "engine:nodes={nodes}{}", eval_suffix(*eval)),
+            StrategySpec::Engine { milliseconds, style } => write!(f, "engine:{milliseconds}{}", style.suffix()),
+            StrategySpec::EngineNodes { nodes, style } => write!(f, "engine:nodes={nodes}{}", style.suffix()),
             StrategySpec::Program(program) => write!(f, "{}{}", program.form.prefix(), program.target),
         }
     }
@@ -250,12 +242,12 @@ impl StrategySpec {
                 scoring: Scoring::lookahead(Eval::Discs),
                 search: alphabeta,
             }),
-            StrategySpec::Engine { milliseconds, eval } => Box::new(EngineStrategy(Engine::with_eval(
+            StrategySpec::Engine { milliseconds, style } => Box::new(EngineStrategy(Engine::with_style(
                 Budget::Time(std::time::Duration::from_millis(milliseconds)),
-                eval,
+                style,
             ))),
-            StrategySpec::EngineNodes { nodes, eval } => {
-                Box::new(EngineStrategy(Engine::with_eval(Budget::Nodes(nodes), eval)))
+            StrategySpec::EngineNodes { nodes, style } => {
+                Box::new(EngineStrategy(Engine::with_style(Budget::Nodes(nodes), style)))
             }
             StrategySpec::Program(ref program) => Box::new(ProgramPlayer::new(Arc::clone(program))),
         }
@@ -449,6 +441,9 @@ mod tests {
             "minimax:3:discs",
             "alphabeta:8:mobility",
             "lookahead:4",
+            "engine:1000",
+            "engine:nodes=20000:handmade",
+            "engine:250:fullwidth",
         ] {
             assert_eq!(text.parse::<StrategySpec>().unwrap().to_string(), text);
         }
@@ -464,6 +459,8 @@ mod tests {
             "alphabeta:4:pieces",
             "minimax:2:discs:1",
             "lookahead:3:discs",
+            "engine:1000:handmade:fullwidth",
+            "engine:nodes=5:narrow",
         ] {
             assert!(bad.parse::<StrategySpec>().is_err(), "{bad:?}");
         }

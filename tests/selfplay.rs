@@ -185,3 +185,37 @@ fn train_fits_weights_that_load_and_reports_each_stage() {
         .stderr(predicates::str::contains("too few to fit"));
     assert!(!other.exists());
 }
+
+#[test]
+fn probcut_fits_its_spread_on_self_play_positions_the_same_on_any_thread_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data.txt");
+    selfplay(&data, &["--games", "12"]).success();
+    let fit = |threads: &str| {
+        let output = common::othello([
+            "probcut",
+            data.to_str().unwrap(),
+            "--positions",
+            "120",
+            "--depth",
+            "5",
+            "--threads",
+            threads,
+        ])
+        .output()
+        .unwrap();
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let report = fit("1");
+    assert!(report.starts_with("120 positions ("), "{report}");
+    assert!(report.contains("empties  deep  shallow  count    mean   sigma  fitted"), "{report}");
+    // Depths 3 to 5, each with its shallow depth, in every group of empties with enough positions.
+    assert!(report.contains("      3        1  ") && report.contains("      5        3  "), "{report}");
+    assert!(report.lines().any(|line| line.starts_with("SIGMA_MODEL = [")), "{report}");
+    assert_eq!(fit("2"), report);
+    common::othello(["probcut", dir.path().join("missing.txt").to_str().unwrap()])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("cannot read"));
+}

@@ -10,6 +10,7 @@ mod matches;
 mod output;
 mod perft;
 mod play;
+mod probcut;
 mod protocols;
 mod replay;
 mod selfplay;
@@ -109,6 +110,8 @@ enum Command {
     /// Solve positions exactly: score with perfect play, best move, principal variation
     #[command(allow_negative_numbers = true)]
     Solve(solve::SolveArgs),
+    /// Fit Multi-ProbCut's margins: how far deep searches' values stray from shallow ones' (self-play positions)
+    Probcut(probcut::ProbcutArgs),
     /// Count the move sequences DEPTH plies ahead (a forced pass is a ply)
     #[command(allow_negative_numbers = true)]
     Perft(perft::PerftArgs),
@@ -137,6 +140,7 @@ const SUBCOMMANDS: &[&str] = &[
     "nboard",
     "perft",
     "play",
+    "probcut",
     "replay",
     "selfplay",
     "solve",
@@ -214,6 +218,7 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
         Command::Solve(args) => solve::run(args),
         Command::Tournament(args) => tournament::run(args),
         Command::Train(args) => train::run(args),
+        Command::Probcut(args) => probcut::run(args),
     }
 }
 

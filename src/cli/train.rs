@@ -11,6 +11,7 @@ use super::output::Output;
 use super::write_stdout;
 use crate::patterns::{SCALE, STAGES};
 use crate::training::samples::parse_line;
+use crate::training::selfplay::Sample;
 use crate::training::train::{Example, Model, StageErrors, TrainConfig};
 
 #[derive(Args, Debug)]
@@ -32,10 +33,10 @@ pub struct TrainArgs {
     shrinkage: f32,
 }
 
-/// The complete games' samples of one file, split into training and validation examples.
-fn read(path: &PathBuf, percent: u64, train: &mut Vec<Example>, valid: &mut Vec<Example>) -> Result<()> {
+/// Calls `game(index, samples)` for each complete game of a sample file, in file order.
+pub(crate) fn read_games(path: &PathBuf, mut game: impl FnMut(u64, Vec<Sample>)) -> Result<()> {
     let file = std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let mut game: Vec<(u64, Example)> = Vec::new();
+    let mut current: Vec<(u64, Sample)> = Vec::new();
     for (number, line) in BufReader::new(file).lines().enumerate() {
         let line = line.with_context(|| format!("cannot read {}", path.display()))?;
         if number == 0 {
@@ -45,20 +46,28 @@ fn read(path: &PathBuf, percent: u64, train: &mut Vec<Example>, valid: &mut Vec<
             continue;
         }
         if line.starts_with("#done ") {
-            for (index, example) in game.drain(..) {
-                if index % 100 < percent {
-                    valid.push(example);
-                } else {
-                    train.push(example);
-                }
+            if let Some(&(index, _)) = current.first() {
+                game(index, current.drain(..).map(|(_, sample)| sample).collect());
             }
             continue;
         }
-        let (index, sample) = parse_line(&line)
+        let sample = parse_line(&line)
             .with_context(|| format!("{} line {}: not a sample: {line:?}", path.display(), number + 1))?;
-        game.push((index, sample.into()));
+        current.push(sample);
     }
     Ok(())
+}
+
+/// The complete games' samples of one file, split into training and validation examples.
+fn read(path: &PathBuf, percent: u64, train: &mut Vec<Example>, valid: &mut Vec<Example>) -> Result<()> {
+    read_games(path, |index, samples| {
+        let examples = if index % 100 < percent {
+            &mut *valid
+        } else {
+            &mut *train
+        };
+        examples.extend(samples.into_iter().map(Example::from));
+    })
 }
 
 pub fn run(args: TrainArgs) -> Result<()> {

@@ -7,6 +7,7 @@ pub mod engine;
 mod last_flips;
 pub mod minimax;
 pub mod perft;
+pub mod probcut;
 
 use crate::board::Board;
 use crate::eval::Eval;
