@@ -209,10 +209,19 @@ fn probcut_fits_its_spread_on_self_play_positions_the_same_on_any_thread_count()
     };
     let report = fit("1");
     assert!(report.starts_with("120 positions ("), "{report}");
-    assert!(report.contains("empties  deep  shallow  count    mean   sigma  fitted"), "{report}");
+    assert!(
+        report.contains("empties  deep  shallow  count    mean   sigma  fitted"),
+        "{report}"
+    );
     // Depths 3 to 5, each with its shallow depth, in every group of empties with enough positions.
-    assert!(report.contains("      3        1  ") && report.contains("      5        3  "), "{report}");
-    assert!(report.lines().any(|line| line.starts_with("SIGMA_MODEL = [")), "{report}");
+    assert!(
+        report.contains("      3        1  ") && report.contains("      5        3  "),
+        "{report}"
+    );
+    assert!(
+        report.lines().any(|line| line.starts_with("SIGMA_MODEL = [")),
+        "{report}"
+    );
     assert_eq!(fit("2"), report);
     common::othello(["probcut", dir.path().join("missing.txt").to_str().unwrap()])
         .assert()
