@@ -222,12 +222,6 @@ impl Engine {
         }
     }
 
-    /// Turns Multi-ProbCut on or off (on by default for the trained evaluation and a time or node
-    /// budget; off for the hand-made one, which it was not fitted for, and for a fixed depth).
-    pub fn set_selective(&mut self, selective: bool) {
-        self.selective = selective && self.eval == EngineEval::Patterns;
-    }
-
     /// The values of full-width searches of `board` to depths `1..=max_depth`, in discs, `None`
     /// where a search found the game's end (a proven value): what ProbCut's fit compares.
     pub fn depth_values(&mut self, board: Board, max_depth: u32) -> Vec<Option<f64>> {
@@ -566,9 +560,12 @@ mod tests {
 
     #[test]
     fn the_hand_made_engine_is_never_selective() {
-        let mut engine = Engine::with_style(Budget::Nodes(1000), EngineStyle::HANDMADE);
-        engine.set_selective(true);
-        assert!(!engine.selective);
+        let asked = EngineStyle {
+            eval: EngineEval::HandMade,
+            selective: true,
+        };
+        assert!(!Engine::with_style(Budget::Nodes(1000), asked).selective);
+        assert!(!Engine::with_style(Budget::Nodes(1000), EngineStyle::HANDMADE).selective);
         assert!(Engine::with_budget(Budget::Nodes(1000)).selective);
         assert!(!Engine::with_style(Budget::Nodes(1000), EngineStyle::FULL_WIDTH).selective);
     }
