@@ -226,7 +226,7 @@ impl Engine {
     /// where a search found the game's end (a proven value): what ProbCut's fit compares.
     pub fn depth_values(&mut self, board: Board, max_depth: u32) -> Vec<Option<f64>> {
         let selective = std::mem::replace(&mut self.selective, false);
-        self.deadline = Instant::now() + Duration::from_secs(86_400 * 365);
+        self.deadline = Instant::now() + NO_DEADLINE;
         self.node_deadline = u64::MAX;
         self.out_of_time = false;
         let values = (1..=max_depth)
@@ -276,7 +276,7 @@ impl Engine {
         let midgame_share = if solving { MIDGAME_SHARE_BEFORE_SOLVING } else { 1.0 };
         let midgame_time = usable_time.map(|time| time.mul_f64(midgame_share));
         let midgame_nodes = (usable_nodes as f64 * midgame_share) as u64;
-        self.deadline = midgame_time.map_or(start + Duration::from_secs(86_400 * 365), |time| start + time);
+        self.deadline = midgame_time.map_or(start + NO_DEADLINE, |time| start + time);
         self.node_deadline = midgame_nodes;
         self.out_of_time = false;
         for depth in 1..=empties.max(1).min(max_depth) {
@@ -495,6 +495,9 @@ impl Engine {
 }
 
 const INFINITY: i32 = i32::MAX - 1;
+
+/// A deadline for searches bounded by nodes or depth instead: a year away.
+const NO_DEADLINE: Duration = Duration::from_secs(86_400 * 365);
 
 /// From this depth the midgame search orders moves by the trained evaluation too (from 4 or 8 it
 /// took longer; the README has the measure).
