@@ -10,6 +10,7 @@
 
 use std::sync::OnceLock;
 
+use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::cpu::{Cpu, at_level, with_cpu};
 
@@ -284,6 +285,7 @@ fn index_of(digits: impl Iterator<Item = usize>) -> usize {
 }
 
 /// Mobility difference, the global feature beside the patterns.
+#[inline]
 pub fn mobility(board: Board) -> i32 {
     board.moves().count() as i32 - board.opponent_moves().count() as i32
 }
@@ -315,10 +317,18 @@ impl Weights {
     /// [`Weights::evaluate`] at a CPU level, for the searches to inline into their own code.
     #[inline(always)]
     pub fn evaluate_at<C: Cpu>(&self, board: Board) -> i32 {
+        self.evaluate_with_moves::<C>(board, board.moves())
+    }
+
+    /// [`Weights::evaluate_at`] when the caller already has the side to move's moves (a search's
+    /// leaf has generated them to see whether it must pass).
+    #[inline(always)]
+    pub fn evaluate_with_moves<C: Cpu>(&self, board: Board, moves: Bitboard) -> i32 {
         let layout = Layout::get();
         let table = &self.stages[stage(board.empty_count())];
         let mut sum = i32::from(table[layout.global(CONSTANT)]);
-        sum += i32::from(table[layout.global(MOBILITY)]) * mobility(board);
+        let mobility = moves.count() as i32 - board.opponent_moves().count() as i32;
+        sum += i32::from(table[layout.global(MOBILITY)]) * mobility;
         let (player, opponent) = (board.player.0, board.opponent.0);
         for (reader, ternary) in layout.readers.iter().zip(layout.ternary.chunks_exact(READER_SPAN)) {
             let ours = C::extract(player, reader.mask) as usize;

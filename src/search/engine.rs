@@ -393,7 +393,10 @@ impl Engine {
             return -self.search::<C>(board.pass(), depth, -beta, -alpha, true);
         }
         if depth == 0 {
-            return evaluate::<C>(self.eval, board);
+            return match self.eval {
+                EngineEval::Patterns => patterns::builtin().evaluate_with_moves::<C>(board, moves),
+                EngineEval::HandMade => evaluate::<C>(self.eval, board),
+            };
         }
         let index = self.index(board);
         let entry = self.table[index];
