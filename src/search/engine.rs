@@ -352,15 +352,48 @@ impl Engine {
         if self.out_of_time {
             return None;
         }
-        let entry = self.table[self.index(board)];
-        let stored = entry.player == board.player.0 && entry.opponent == board.opponent.0;
-        Square::new(entry.best).filter(|_| stored).map(|best| (best, value))
+        let entry = self.probe(board)?;
+        Square::new(entry.best).map(|best| (best, value))
     }
 
-    fn index(&self, board: Board) -> usize {
+    /// The first of the two entries where `board` may be stored.
+    #[inline(always)]
+    fn bucket(&self, board: Board) -> usize {
         let h =
             board.player.0.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ board.opponent.0.wrapping_mul(0xD6E8_FEB8_6659_FD93);
-        ((h ^ (h >> 29)) as usize) & (self.table.len() - 1)
+        ((h ^ (h >> 29)) as usize) & (self.table.len() - 2)
+    }
+
+    /// The table's entry for `board`, if it has one.
+    #[inline(always)]
+    fn probe(&self, board: Board) -> Option<Entry> {
+        let bucket = self.bucket(board);
+        self.table[bucket..bucket + 2]
+            .iter()
+            .find(|e| e.player == board.player.0 && e.opponent == board.opponent.0)
+            .copied()
+    }
+
+    /// Stores `entry` in its bucket of two: over the same position, else the first entry keeps the
+    /// deeper of it and the new one and the second takes the other (a deep result cost the most to
+    /// find; a shallow one is the most likely to be asked for again soon).
+    #[inline(always)]
+    fn store(&mut self, board: Board, entry: Entry) {
+        let bucket = self.bucket(board);
+        let [first, second] = &mut self.table[bucket..bucket + 2] else {
+            unreachable!("a bucket holds two entries")
+        };
+        let same = |e: &Entry| e.player == entry.player && e.opponent == entry.opponent;
+        if same(second) {
+            *second = entry;
+        } else if same(first) || entry.depth >= first.depth {
+            if !same(first) {
+                *second = *first;
+            }
+            *first = entry;
+        } else {
+            *second = entry;
+        }
     }
 
     /// Principal variation search to `depth` plies; a pass does not use up a ply here.
@@ -398,10 +431,8 @@ impl Engine {
                 EngineEval::HandMade => evaluate::<C>(self.eval, board),
             };
         }
-        let index = self.index(board);
-        let entry = self.table[index];
         let mut hinted = NO_MOVE;
-        if entry.player == board.player.0 && entry.opponent == board.opponent.0 {
+        if let Some(entry) = self.probe(board) {
             hinted = entry.best;
             if entry.depth as u32 >= depth {
                 if entry.lower >= beta {
@@ -419,8 +450,9 @@ impl Engine {
                 return value;
             }
             // The shallow searches leave their best move in the table: a first move to try.
-            let entry = self.table[index];
-            if hinted == NO_MOVE && entry.player == board.player.0 && entry.opponent == board.opponent.0 {
+            if hinted == NO_MOVE
+                && let Some(entry) = self.probe(board)
+            {
                 hinted = entry.best;
             }
         }
@@ -466,14 +498,17 @@ impl Engine {
         // An exact value inside the window bounds both ways; a cut-off only one way.
         let lower = if best_value > original.0 { best_value } else { -INFINITY };
         let upper = if best_value < original.1 { best_value } else { INFINITY };
-        self.table[index] = Entry {
-            player: board.player.0,
-            opponent: board.opponent.0,
-            depth: depth as u8,
-            best: best_move,
-            lower,
-            upper,
-        };
+        self.store(
+            board,
+            Entry {
+                player: board.player.0,
+                opponent: board.opponent.0,
+                depth: depth as u8,
+                best: best_move,
+                lower,
+                upper,
+            },
+        );
         best_value
     }
 
