@@ -474,6 +474,9 @@ impl Engine {
         }
         if depth >= 3 {
             keyed.sort_unstable_by_key(|&(key, _, _)| key);
+        } else if let Some(first) = keyed.iter().position(|&(_, square, _)| square.index() as u8 == hinted) {
+            // Too shallow to pay for ordering, but the table's move still goes first.
+            keyed.swap(0, first);
         }
         let mut best_value = -INFINITY;
         let mut best_move = NO_MOVE;
