@@ -287,7 +287,13 @@ fn index_of(digits: impl Iterator<Item = usize>) -> usize {
 /// Mobility difference, the global feature beside the patterns.
 #[inline]
 pub fn mobility(board: Board) -> i32 {
-    board.moves().count() as i32 - board.opponent_moves().count() as i32
+    mobility_with(board, board.moves())
+}
+
+/// [`mobility`] when the side to move's moves are already known.
+#[inline(always)]
+fn mobility_with(board: Board, moves: Bitboard) -> i32 {
+    moves.count() as i32 - board.opponent_moves().count() as i32
 }
 
 /// Weights in 1/`SCALE` discs: per stage, every configuration of every pattern, then the globals.
@@ -327,8 +333,7 @@ impl Weights {
         let layout = Layout::get();
         let table = &self.stages[stage(board.empty_count())];
         let mut sum = i32::from(table[layout.global(CONSTANT)]);
-        let mobility = moves.count() as i32 - board.opponent_moves().count() as i32;
-        sum += i32::from(table[layout.global(MOBILITY)]) * mobility;
+        sum += i32::from(table[layout.global(MOBILITY)]) * mobility_with(board, moves);
         let (player, opponent) = (board.player.0, board.opponent.0);
         for (reader, ternary) in layout.readers.iter().zip(layout.ternary.chunks_exact(READER_SPAN)) {
             let ours = C::extract(player, reader.mask) as usize;
