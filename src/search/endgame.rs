@@ -795,7 +795,7 @@ const RICH_ORDERING_EMPTIES: u32 = 13;
 
 /// From this many empties the children are ordered by a shallow search of the trained evaluation
 /// (as the strong solvers do): the subtrees are big enough to repay it. (FFO #40-#44, tried from
-/// 16, 18 and 20 empties, depths 0-3, mobility weights 0-24: 222 M nodes at this setting against
+/// 16, 18 and 20 empties, depths 0-3, mobility weights 0-24, an earlier evaluation: 222 M nodes at 18 against
 /// 256 M with the evaluation alone; #49 830 M against 1,767 M. A first MTD test at a depth-6 guess
 /// instead of 0 cost more on #40-#49, 2.17 G nodes against 1.88 G: a guess too high, as on #45,
 /// makes every test on the way down a dear one that fails low.)
