@@ -4,19 +4,19 @@
 use std::ffi::OsStr;
 use std::fs::File;
 use std::io::{BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
 
-use super::Refused;
 use super::display::Progress;
+use super::{Refused, SandboxArgs};
 use super::output::{Output, is_stdout};
 use crate::course::grade::{self, Case, Outcome, Program, Settings, Summary, Verdict};
 use crate::course::judge::Judge;
 use crate::course::report;
-use crate::runner::Limits;
+use crate::runner::{Limits, Timing};
 
 #[derive(Args, Debug)]
 #[command(after_help = "\
@@ -25,10 +25,12 @@ Examples:
     othello grade cases/ --class students/ --run 'python3 {}' --judge strict,tolerant,course \\
         --json results.jsonl --csv grades.csv --html report.html
 
-Each case runs COMMAND ARGS... CASE_ARGS... in a scratch folder of its own, with stdin closed; an
-argument of COMMAND that names an existing file is passed as an absolute path. With --class, each
-run's scratch folder holds a copy of the student's file or folder, and {} in the template is that
-copy. Exit status: 0 every case passed every judge, 1 some did not, 2 bad input.")]
+Each case runs COMMAND ARGS... CASE_ARGS... in a sandbox of its own, with stdin closed: it sees the
+system folders and its interpreter read-only, a working folder with its own copies of the program's
+files (the first word when given as a path, and every argument that names a file or folder), and
+nothing else of this machine. With --class, {} in the template is the copy of the student's file, or
+the working folder holding the copy of the student's folder. Exit status: 0 every case passed every
+judge, 1 some did not, 2 bad input or no sandbox here.")]
 pub struct GradeArgs {
     /// The folder of cases: NAME.args (one argument a line), NAME.out (the expected stdout), optional
     /// NAME.status (the exit status, 0 if absent) and NAME.err (a pattern for stderr, read by strict)
@@ -43,7 +45,9 @@ pub struct GradeArgs {
     /// forgiven), course (the last board and possible moves, as the course's Lab A grader)
     #[arg(long, value_delimiter = ',', default_value = "tolerant")]
     judge: Vec<Judge>,
-    /// Seconds a case may run; then the program's whole process group is killed
+    /// Seconds of CPU time a case may use, all its processes together; a case that uses little CPU
+    /// time for 3 times as long (1 s to 60 s) of wall time, or runs 10 times as long plus 10 s, is
+    /// stopped too. Without the sandbox: seconds of wall time
     #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = super::seconds, allow_hyphen_values = true)]
     timeout: Duration,
     /// Cases run at a time (default: the number of cores)
@@ -70,6 +74,8 @@ pub struct GradeArgs {
     /// The name of a single program in reports (default: its command line)
     #[arg(long, conflicts_with = "class")]
     name: Option<String>,
+    #[command(flatten)]
+    sandbox: SandboxArgs,
     /// The program and its arguments; each case's arguments follow them
     #[arg(last = true, value_name = "COMMAND")]
     command: Vec<String>,
@@ -86,9 +92,12 @@ pub fn run(args: GradeArgs) -> Result<()> {
     let mut judges = args.judge.clone();
     judges.dedup();
     let mut outputs = Outputs::open(&args)?;
+    let isolation = args.sandbox.apply()?;
     let limits = Limits {
         time: args.timeout,
+        timing: Timing::Cpu,
         stdout: args.output_limit as usize,
+        isolation,
         ..Limits::default()
     };
     let settings = Settings {
@@ -99,7 +108,7 @@ pub fn run(args: GradeArgs) -> Result<()> {
         stderr_lines: 8,
     };
     outputs.text(&format!(
-        "grading {} program{} on {} cases of {} (judge{} {}; {} s a case; {} at a time)\n",
+        "grading {} program{} on {} cases of {} (judge{} {}; {} s{} a case; {} at a time)\nruns: {}\n",
         programs.len(),
         if programs.len() == 1 { "" } else { "s" },
         cases.len(),
@@ -107,7 +116,9 @@ pub fn run(args: GradeArgs) -> Result<()> {
         if judges.len() == 1 { "" } else { "s" },
         judges.iter().map(|j| j.name()).collect::<Vec<_>>().join(", "),
         limits.time.as_secs_f64(),
-        settings.jobs
+        if limits.effective_timing() == Timing::Cpu { " of CPU time" } else { "" },
+        settings.jobs,
+        isolation.describe()
     ))?;
     let progress = Progress::new(programs.len() * cases.len(), "cases");
     let mut summaries = vec![Summary::default(); programs.len()];
@@ -205,7 +216,7 @@ fn record(
         }
         progress.finish();
         outputs.text(&format!("{line}\n"))?;
-        outputs.json(&report::summary_json(program, summary, &settings.judges))?;
+        outputs.json(&report::summary_json(program, summary, &settings.judges, &settings.limits))?;
     }
     Ok(())
 }
@@ -218,17 +229,10 @@ fn programs(args: &GradeArgs) -> Result<Vec<Program>> {
                 "no program to grade: give one after `--` (othello grade CASES -- COMMAND ARGS...), or --class DIR --run TEMPLATE"
             );
         }
-        let mut command = args.command.clone();
-        command[0] = find_program(&command[0])?;
-        for word in &mut command[1..] {
-            if !word.starts_with('-') && Path::new(word).exists() {
-                *word = absolute(word)?;
-            }
-        }
+        find_program(&args.command[0])?;
         return Ok(vec![Program {
             name: args.name.clone().unwrap_or_else(|| shell_words::join(&args.command)),
-            command,
-            entry: None,
+            command: crate::runner::command_line(&args.command),
         }]);
     };
     if !args.command.is_empty() {
@@ -238,14 +242,14 @@ fn programs(args: &GradeArgs) -> Result<Vec<Program>> {
         );
     }
     let template = args.run.as_deref().unwrap_or_default();
-    let mut words = shell_words::split(template).map_err(|e| anyhow!("bad argument {template:?}: --run {e}"))?;
+    let words = shell_words::split(template).map_err(|e| anyhow!("bad argument {template:?}: --run {e}"))?;
     if !words.iter().any(|w| w.contains("{}")) {
         bail!(
             "bad argument {template:?}: the --run template must name the student's program with {{}}, e.g. 'python3 {{}}'"
         );
     }
     if !words[0].contains("{}") {
-        words[0] = find_program(&words[0])?;
+        find_program(&words[0])?;
     }
     let entries =
         std::fs::read_dir(class).with_context(|| format!("cannot read the class folder {}", class.display()))?;
@@ -264,7 +268,7 @@ fn programs(args: &GradeArgs) -> Result<Vec<Program>> {
     students
         .into_iter()
         .map(|path| {
-            let size = grade::entry_size(&path).with_context(|| format!("cannot read {}", path.display()))?;
+            let size = crate::runner::entry_size(&path).with_context(|| format!("cannot read {}", path.display()))?;
             if size > MAX_ENTRY_BYTES {
                 bail!(
                     "{} holds {} MB: too large to copy for every case (at most {} MB)",
@@ -278,11 +282,9 @@ fn programs(args: &GradeArgs) -> Result<Vec<Program>> {
             } else {
                 path.file_stem()
             };
-            Ok(Program {
-                name: name.map_or_else(Default::default, |n| n.to_string_lossy().into_owned()),
-                command: words.clone(),
-                entry: Some(PathBuf::from(absolute(&path.to_string_lossy())?)),
-            })
+            let name = name.map_or_else(Default::default, |n| n.to_string_lossy().into_owned());
+            let entry = PathBuf::from(absolute(&path.to_string_lossy())?);
+            Ok(Program::from_template(name, &words, &entry))
         })
         .collect()
 }
@@ -292,17 +294,13 @@ fn absolute(path: &str) -> Result<String> {
     Ok(absolute.to_string_lossy().into_owned())
 }
 
-/// The program as an absolute path (runs happen in scratch folders), or found in PATH.
-fn find_program(word: &str) -> Result<String> {
+/// Checks that the program exists, as a path or in PATH.
+fn find_program(word: &str) -> Result<()> {
     if !crate::runner::is_runnable(word) {
         let where_ = if word.contains('/') { "" } else { " in PATH" };
         bail!("bad argument {word:?}: no such program{where_}");
     }
-    if word.contains('/') {
-        absolute(word)
-    } else {
-        Ok(word.to_string())
-    }
+    Ok(())
 }
 
 /// Where the reports go; files are opened (or their folders checked) before any case runs.
@@ -374,7 +372,7 @@ impl Outputs {
         args: &GradeArgs,
     ) -> Result<()> {
         if let Some(csv) = self.csv {
-            csv.finish(&report::csv(programs, summaries, &settings.judges))?;
+            csv.finish(&report::csv(programs, summaries, &settings.judges, &settings.limits))?;
         }
         if let Some(html) = self.html {
             let pages: Vec<report::ProgramPage> = programs

@@ -270,8 +270,84 @@ fn position_from_lab_args(board: &str, token: Option<&str>) -> Result<Position> 
     })
 }
 
+/// How students' programs run: in a sandbox of their own (the default) and with which limits, or
+/// without one. Every command that runs them has these options.
+#[derive(clap::Args, Debug, Clone)]
+pub struct SandboxArgs {
+    /// Run programs without the sandbox: as this user, seeing everything it can, in a process group
+    /// that is killed whole, with wall-clock time limits; every report then says so
+    #[arg(long)]
+    no_sandbox: bool,
+    /// Memory (address space) each process of a program may use: bytes, or with k, M, G (powers of
+    /// 1000) or KiB, MiB, GiB
+    #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = size, conflicts_with = "no_sandbox")]
+    memory_limit: u64,
+    /// The largest file a program may write
+    #[arg(long, value_name = "SIZE", default_value = "10MiB", value_parser = size, conflicts_with = "no_sandbox")]
+    file_size_limit: u64,
+    /// Files each process of a program may have open at once
+    #[arg(long, value_name = "N", default_value_t = 500, value_parser = clap::value_parser!(u64).range(16..=1 << 20), conflicts_with = "no_sandbox")]
+    open_files: u64,
+    /// Processes (threads included) a program may run at once
+    #[arg(long, value_name = "N", default_value_t = 128, value_parser = clap::value_parser!(u64).range(1..=1 << 16), conflicts_with = "no_sandbox")]
+    processes: u64,
+    /// A file or folder that every program sees read-only at its own path (again for more)
+    #[arg(long, value_name = "PATH", conflicts_with = "no_sandbox")]
+    visible: Vec<std::path::PathBuf>,
+}
+
+impl SandboxArgs {
+    /// Sets how this process runs programs and checks that the sandbox works here: a clear refusal
+    /// (exit 2) naming what the kernel lacks, never a silent fallback.
+    pub fn apply(&self) -> Result<crate::runner::Isolation> {
+        use crate::runner::{Isolation, Resources};
+        let isolation = if self.no_sandbox {
+            Isolation::ProcessGroup
+        } else {
+            Isolation::Sandbox(Resources {
+                memory: self.memory_limit,
+                file_size: self.file_size_limit,
+                open_files: self.open_files,
+                processes: self.processes,
+            })
+        };
+        for path in &self.visible {
+            if !path.exists() {
+                bail!("bad argument {:?}: --visible takes an existing file or folder", path.display().to_string());
+            }
+        }
+        crate::runner::set_visible(self.visible.iter().filter_map(|p| std::path::absolute(p).ok()).collect());
+        crate::runner::set_isolation(isolation);
+        crate::runner::check_isolation()?;
+        Ok(isolation)
+    }
+}
+
+/// A size in bytes: a whole number, optionally with k, M, G (powers of 1000) or KiB, MiB, GiB.
+pub fn size(text: &str) -> std::result::Result<u64, String> {
+    let bad = || format!("{text:?} is not a size: expected bytes, or a number with k, M, G, KiB, MiB or GiB");
+    let digits = text.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    let unit = &text[digits.len()..];
+    let factor: u64 = match unit {
+        "" | "B" => 1,
+        "k" | "K" | "kB" | "KB" => 1000,
+        "M" | "MB" => 1_000_000,
+        "G" | "GB" => 1_000_000_000,
+        "KiB" => 1 << 10,
+        "MiB" => 1 << 20,
+        "GiB" => 1 << 30,
+        _ => return Err(bad()),
+    };
+    digits
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(factor))
+        .filter(|&n| n >= 4096)
+        .ok_or_else(bad)
+}
+
 /// The time a program player has (`argv:`, `quickmove:`, `strategy:`); built-in strategies ignore it.
-#[derive(clap::Args, Debug, Clone, Default)]
+#[derive(clap::Args, Debug, Clone)]
 pub struct ClockArgs {
     /// Seconds a program has for each move (the course's defaults: argv 0.5, strategy 1, quickmove
     /// none but its game's time)
@@ -280,15 +356,27 @@ pub struct ClockArgs {
     /// Seconds a quickmove program has for all its moves in a game (default 0.3)
     #[arg(long, value_name = "SECONDS", value_parser = seconds, allow_hyphen_values = true)]
     game_time: Option<std::time::Duration>,
-    /// Seconds a Python file has to import (default 10)
+    /// Seconds of CPU time a Python file has to import (default 10)
     #[arg(long, value_name = "SECONDS", value_parser = seconds, allow_hyphen_values = true)]
     import_time: Option<std::time::Duration>,
+    /// Count the CPU time of argv and strategy players too, not the wall time their course rules use
+    /// (quickmove players' time is always CPU time, as the course's moderator measures it)
+    #[arg(long)]
+    cpu_time: bool,
+    #[command(flatten)]
+    sandbox: SandboxArgs,
 }
 
 impl ClockArgs {
-    /// The strategy with these times, checked that it can play at all.
+    /// The strategy with these times, checked that it can play at all (a program in the sandbox).
     pub fn prepare(&self, spec: &crate::strategy::StrategySpec) -> Result<crate::strategy::StrategySpec> {
+        if matches!(spec, crate::strategy::StrategySpec::Program(_)) {
+            self.sandbox.apply()?;
+        }
         let spec = spec.clone().with_clock(|clock| {
+            if self.cpu_time {
+                clock.cpu_time = true;
+            }
             if let Some(time) = self.move_time {
                 clock.move_time = Some(time);
             }

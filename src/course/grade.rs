@@ -3,18 +3,16 @@
 //! parallelism.
 
 use std::collections::BTreeMap;
-use std::ffi::OsString;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use regex::Regex;
 
 use super::judge::{Difference, Judge};
 use super::lab::LabRequest;
 use super::lab5;
-use crate::runner::{self, Ending, Job, Limits, Run};
+use crate::runner::{self, Ending, Job, Limits, Run, Word};
 
 /// One test case: NAME.args (one argument per line), NAME.out (stdout byte for byte), NAME.status (the
 /// exit status, 0 when absent), NAME.err (a pattern that stderr must match, read by the strict judge).
@@ -113,13 +111,45 @@ pub fn read_args(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// A program to grade: a command (a template where `{}` stands for the student's copied entry) and,
-/// for a student of a class, the file or folder copied into each run's scratch folder.
+/// A program to grade: its name in reports and its command, whose copied words (the student's file
+/// or folder) every run gets a fresh copy of.
 #[derive(Clone, Debug)]
 pub struct Program {
     pub name: String,
-    pub command: Vec<String>,
-    pub entry: Option<PathBuf>,
+    pub command: Vec<Word>,
+}
+
+impl Program {
+    /// A student of a class: the template's words, `{}` standing for the copy of the student's
+    /// file, or of the folder's contents in the working folder.
+    pub fn from_template(name: String, template: &[String], entry: &Path) -> Program {
+        let command = template
+            .iter()
+            .map(|word| {
+                if word.contains("{}") {
+                    Word::Copy {
+                        source: entry.to_path_buf(),
+                        contents: entry.is_dir(),
+                        template: word.clone(),
+                    }
+                } else {
+                    Word::text(word.clone())
+                }
+            })
+            .collect();
+        Program { name, command }
+    }
+
+    /// The command as the teacher gave it, the copies named by their originals.
+    pub fn command_words(&self) -> Vec<String> {
+        self.command
+            .iter()
+            .map(|word| match word {
+                Word::Text(text) => text.clone(),
+                Word::Copy { source, template, .. } => template.replace("{}", &source.to_string_lossy()),
+            })
+            .collect()
+    }
 }
 
 /// The verdicts a judge gives a case.
@@ -128,6 +158,8 @@ pub enum Verdict {
     Pass,
     Fail,
     Timeout,
+    /// A resource limit of the sandbox (memory, file size): the ending names which.
+    Limit,
     Crash,
 }
 
@@ -137,6 +169,7 @@ impl Verdict {
             Verdict::Pass => "pass",
             Verdict::Fail => "fail",
             Verdict::Timeout => "timeout",
+            Verdict::Limit => "limit",
             Verdict::Crash => "crash",
         }
     }
@@ -160,7 +193,10 @@ pub struct Outcome {
     pub program: usize,
     pub case: usize,
     pub ending: Ending,
+    /// Wall time of the run.
     pub seconds: f64,
+    /// CPU time of everything the run started (sandboxed runs).
+    pub cpu_seconds: Option<f64>,
     /// The last lines of stderr, kept for a run that crashed, timed out or failed.
     pub stderr_tail: Vec<String>,
     pub judgements: Vec<Judgement>,
@@ -196,7 +232,8 @@ pub fn judge_run(case: &Case, run: &Run, judge: Judge, settings: &Settings) -> J
         marks: (judge == Judge::Lab5).then_some(0.0),
     };
     let code = match run.ending {
-        Ending::TimedOut => return verdict_alone(Verdict::Timeout),
+        Ending::TimedOut | Ending::NoProgress { .. } => return verdict_alone(Verdict::Timeout),
+        Ending::MemoryLimit | Ending::FileSizeLimit => return verdict_alone(Verdict::Limit),
         Ending::Signalled(_) | Ending::NotStarted(_) => return verdict_alone(Verdict::Crash),
         Ending::Exited(code) if code != 0 && case.status == 0 => return verdict_alone(Verdict::Crash),
         Ending::Exited(code) => Some(code),
@@ -277,76 +314,11 @@ pub fn judge_run(case: &Case, run: &Run, judge: Judge, settings: &Settings) -> J
     }
 }
 
-/// Runs one program on one case in a fresh scratch folder (a copy of the student's entry, if any).
+/// Runs one program on one case, with fresh copies of its files.
 pub fn run_case(program: &Program, case: &Case, limits: &Limits) -> Run {
-    let failed = |why: String| Run {
-        stdout: Vec::new(),
-        stderr: Vec::new(),
-        ending: Ending::NotStarted(why),
-        elapsed: Duration::ZERO,
-    };
-    let scratch = match tempfile::Builder::new().prefix("othello-grade-").tempdir() {
-        Ok(scratch) => scratch,
-        Err(error) => return failed(format!("cannot make a scratch folder: {error}")),
-    };
-    let copied = match &program.entry {
-        None => None,
-        Some(entry) => match copy_entry(entry, scratch.path()) {
-            Ok(copied) => Some(copied),
-            Err(error) => return failed(format!("cannot copy {}: {error}", entry.display())),
-        },
-    };
-    let mut words = program.command.iter().map(|word| match &copied {
-        Some(path) => OsString::from(word.replace("{}", &path.to_string_lossy())),
-        None => OsString::from(word),
-    });
-    let Some(executable) = words.next() else {
-        return failed("an empty command".to_string());
-    };
-    let job = Job {
-        program: executable,
-        args: words.chain(case.args.iter().map(OsString::from)).collect(),
-        dir: scratch.path().to_path_buf(),
-        env: Vec::new(),
-    };
-    runner::run(&job, limits)
-}
-
-/// Copies a student's file or folder into the scratch folder; returns the copy's path (for a folder,
-/// the scratch folder itself, which then holds its contents).
-fn copy_entry(entry: &Path, scratch: &Path) -> io::Result<PathBuf> {
-    if entry.is_dir() {
-        copy_tree(entry, scratch)?;
-        Ok(scratch.to_path_buf())
-    } else {
-        let copy = scratch.join(entry.file_name().unwrap_or_default());
-        fs::copy(entry, &copy)?;
-        Ok(copy)
-    }
-}
-
-fn copy_tree(from: &Path, to: &Path) -> io::Result<()> {
-    for entry in fs::read_dir(from)? {
-        let entry = entry?;
-        let target = to.join(entry.file_name());
-        let kind = entry.file_type()?;
-        if kind.is_dir() {
-            fs::create_dir(&target)?;
-            copy_tree(&entry.path(), &target)?;
-        } else if kind.is_file() {
-            fs::copy(entry.path(), &target)?;
-        }
-    }
-    Ok(())
-}
-
-/// The size in bytes of a student's entry, to refuse copying a huge folder for every case.
-pub fn entry_size(entry: &Path) -> io::Result<u64> {
-    let meta = fs::symlink_metadata(entry)?;
-    if !meta.is_dir() {
-        return Ok(meta.len());
-    }
-    fs::read_dir(entry)?.try_fold(0, |total, child| Ok(total + entry_size(&child?.path())?))
+    let mut command = program.command.clone();
+    command.extend(case.args.iter().map(Word::text));
+    runner::run(&Job { command, env: Vec::new() }, limits)
 }
 
 /// Grades every program on every case with `settings.jobs` runs at a time; `report` receives each
@@ -364,6 +336,7 @@ pub fn grade(programs: &[Program], cases: &[Case], settings: &Settings, mut repo
             program,
             case,
             seconds: run.elapsed.as_secs_f64(),
+            cpu_seconds: run.cpu.map(|cpu| cpu.as_secs_f64()),
             stderr_tail: run.stderr_tail(settings.stderr_lines),
             ending: run.ending,
             judgements,
@@ -384,10 +357,14 @@ pub struct Summary {
     /// Cases some judge failed (not counting time-outs and crashes).
     pub failed: usize,
     pub timeouts: usize,
+    /// Cases stopped at a resource limit of the sandbox.
+    pub limits: usize,
     pub crashes: usize,
-    /// Time spent running the program, over all its cases.
+    /// Wall time spent running the program, over all its cases.
     pub seconds: f64,
-    /// The slowest case and its time.
+    /// CPU time of its runs, over all its cases (sandboxed runs).
+    pub cpu_seconds: Option<f64>,
+    /// The slowest case and its time (the time its limit is judged on).
     pub slowest: Option<(usize, f64)>,
     /// Lab 5's marks over all cases.
     pub marks: f64,
@@ -404,16 +381,21 @@ impl Summary {
             Verdict::Pass => {}
             Verdict::Fail => self.failed += 1,
             Verdict::Timeout => self.timeouts += 1,
+            Verdict::Limit => self.limits += 1,
             Verdict::Crash => self.crashes += 1,
         }
         self.seconds += outcome.seconds;
-        if self.slowest.is_none_or(|(_, s)| outcome.seconds > s) {
-            self.slowest = Some((outcome.case, outcome.seconds));
+        if let Some(cpu) = outcome.cpu_seconds {
+            *self.cpu_seconds.get_or_insert(0.0) += cpu;
+        }
+        let time = outcome.cpu_seconds.unwrap_or(outcome.seconds);
+        if self.slowest.is_none_or(|(_, s)| time > s) {
+            self.slowest = Some((outcome.case, time));
         }
     }
 
     /// Whether every case passed every judge.
     pub fn all_passed(&self) -> bool {
-        self.failed + self.timeouts + self.crashes == 0
+        self.failed + self.timeouts + self.limits + self.crashes == 0
     }
 }

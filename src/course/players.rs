@@ -3,13 +3,12 @@
 //! called a move, Lab 4 of 2023) and `strategy:FILE.py` (the tournament server's `Strategy` class).
 //! Every failure becomes one of the course's codes; nothing a program does can hang the caller.
 
-use std::ffi::OsString;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::notation::lab_board;
 use crate::position::Position;
-use crate::runner::{self, Ending, Job, Limits, Session, Silence};
+use crate::runner::{self, Ending, Job, Limits, Session, Silence, Timing, Word};
 use crate::square::Square;
 use crate::strategy::{Decision, Failed, Failure, Strategy};
 
@@ -34,15 +33,20 @@ impl ProgramForm {
     }
 }
 
-/// The time a program has.
+/// The time a program has. A quickmove program's time is CPU time, as the course's moderator
+/// measures it (`time.process_time()`); argv and strategy programs have wall time, as the course's
+/// Lab 4 moderator and tournament server give it, unless `cpu_time`. Without the sandbox, every
+/// time is wall time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Clock {
     /// Per move; `None`: only the game's time counts.
     pub move_time: Option<Duration>,
     /// Per game, the moves' times added up (quickmove only).
     pub game_time: Option<Duration>,
-    /// For a Python file to import.
+    /// CPU time for a Python file to import.
     pub import_time: Duration,
+    /// CPU time for argv and strategy programs too.
+    pub cpu_time: bool,
 }
 
 impl Clock {
@@ -58,6 +62,16 @@ impl Clock {
             move_time,
             game_time,
             import_time: Duration::from_secs(10),
+            cpu_time: false,
+        }
+    }
+
+    /// How a form's time is measured with this clock (in a sandbox).
+    pub fn timing(&self, form: ProgramForm) -> Timing {
+        if form == ProgramForm::QuickMove || self.cpu_time {
+            Timing::Cpu
+        } else {
+            Timing::Wall
         }
     }
 }
@@ -146,7 +160,7 @@ impl ProgramSpec {
     }
 
     /// The command and its arguments (for `argv`), or the Python helper's (for the others).
-    fn words(&self) -> Result<Vec<String>, ProgramError> {
+    fn words(&self) -> Result<Vec<Word>, ProgramError> {
         match self.form {
             ProgramForm::Argv => {
                 let words = shell_words::split(&self.target)
@@ -154,7 +168,7 @@ impl ProgramSpec {
                 if words.is_empty() {
                     return Err(self.error("an empty command"));
                 }
-                Ok(words)
+                Ok(runner::command_line(&words))
             }
             ProgramForm::QuickMove | ProgramForm::Strategy => {
                 let mode = if self.form == ProgramForm::QuickMove {
@@ -164,27 +178,25 @@ impl ProgramSpec {
                 };
                 let file = std::path::absolute(&self.target).map_err(|e| self.error(e.to_string()))?;
                 Ok(vec![
-                    "python3".to_string(),
-                    "-u".to_string(),
-                    "-c".to_string(),
-                    HELPER.to_string(),
-                    mode.to_string(),
-                    file.to_string_lossy().into_owned(),
+                    Word::text("python3"),
+                    Word::text("-u"),
+                    Word::text("-c"),
+                    Word::text(HELPER),
+                    Word::text(mode),
+                    Word::copy(file),
                 ])
             }
         }
     }
 
     fn job(&self, extra: &[String]) -> Result<Job, ProgramError> {
-        let mut words = self.words()?.into_iter();
-        let program = words.next().unwrap_or_default();
+        let mut command = self.words()?;
+        command.extend(extra.iter().map(Word::text));
         Ok(Job {
-            program: program.into(),
-            args: words.chain(extra.iter().cloned()).map(OsString::from).collect(),
-            dir: std::env::current_dir().map_err(|e| self.error(format!("no working folder: {e}")))?,
+            command,
             // Python keeps printed lines in a buffer when stdout is a pipe: a program cut off at its
             // time limit would lose the move it had already printed.
-            env: vec![("PYTHONUNBUFFERED".into(), "1".into())],
+            env: vec![("PYTHONUNBUFFERED".to_string(), "1".to_string())],
         })
     }
 
@@ -193,11 +205,13 @@ impl ProgramSpec {
     pub fn check(&self) -> Result<(), ProgramError> {
         match self.form {
             ProgramForm::Argv => {
-                let words = self.words()?;
-                if !runner::is_runnable(&words[0]) {
-                    return Err(self.error(format!("no such program: {}", words[0])));
+                let words = shell_words::split(&self.target)
+                    .map_err(|e| self.error(format!("cannot read the command: {e}")))?;
+                match words.first() {
+                    None => Err(self.error("an empty command")),
+                    Some(first) if !runner::is_runnable(first) => Err(self.error(format!("no such program: {first}"))),
+                    Some(_) => Ok(()),
                 }
-                Ok(())
             }
             ProgramForm::QuickMove | ProgramForm::Strategy => {
                 if !std::path::Path::new(&self.target).is_file() {
@@ -258,8 +272,10 @@ impl ProgramPlayer {
             .map_err(|e| Failed::from(Failure::Crashed(e.why)))?;
         let limits = Limits {
             time: limit,
+            timing: self.spec.clock.timing(ProgramForm::Argv),
             stdout: 64 << 10,
             stderr: 16 << 10,
+            isolation: runner::isolation(),
         };
         let run = runner::run(&job, &limits);
         let failed = |failure| Failed {
@@ -268,9 +284,10 @@ impl ProgramPlayer {
         };
         // The course's rule: the last integer printed before the program ends or is cut off.
         let last = last_integer(&String::from_utf8_lossy(&run.stdout));
+        let time = run.time(&limits);
         match (&run.ending, last) {
-            (Ending::Exited(0) | Ending::TimedOut | Ending::OutputLimit, Some(_)) => Ok((last, run.elapsed)),
-            (Ending::TimedOut, None) => Err(failed(Failure::TimedOut)),
+            (Ending::Exited(0) | Ending::TimedOut | Ending::OutputLimit, Some(_)) => Ok((last, time)),
+            (ending, None) if ending.is_time_out() => Err(failed(Failure::TimedOut)),
             (Ending::Exited(0) | Ending::OutputLimit, None) => Err(failed(Failure::NoMove)),
             (ending, _) => Err(failed(Failure::Crashed(ending.describe(&limits)))),
         }
@@ -296,13 +313,26 @@ impl ProgramPlayer {
             ProgramForm::Strategy => Duration::from_millis(500),
             _ => Duration::ZERO,
         };
+        let timing = self.spec.clock.timing(self.spec.form);
+        // In a sandbox its init stops the helper at the limit, measured as the form's rule says;
+        // without one, the wall clock does.
+        let before = helper.session.limit(Some(limit + grace), timing);
+        let wait = match (before, timing) {
+            (Some(_), Timing::Cpu) => runner::wall_backstop(limit + grace),
+            _ => limit + grace,
+        };
         let started = Instant::now();
         let answer = if helper.session.send(&request) {
-            helper.session.receive(limit + grace)
+            helper.session.receive(wait)
         } else {
             Err(Silence::Ended)
         };
-        let elapsed = started.elapsed();
+        let wall = started.elapsed();
+        let after = helper.session.limit(None, timing);
+        let elapsed = match (before, after, timing) {
+            (Some(before), Some(after), Timing::Cpu) => after.saturating_sub(before),
+            _ => wall,
+        };
         let fail = |helper: &Helper, failure| Failed {
             failure,
             stderr_tail: helper.session.stderr_tail(5),
@@ -310,14 +340,16 @@ impl ProgramPlayer {
         let answer = match answer {
             Ok(answer) => answer,
             Err(silence) => {
-                let helper = self.helper.take().expect("started above");
-                return Err(fail(
-                    &helper,
-                    match silence {
-                        Silence::TimedOut => Failure::TimedOut,
-                        Silence::Ended => Failure::Crashed("the program ended".to_string()),
-                    },
-                ));
+                let mut helper = self.helper.take().expect("started above");
+                let failure = match (silence, helper.session.ending()) {
+                    (Silence::TimedOut, _) => Failure::TimedOut,
+                    (Silence::Ended, Some(ending)) if ending.is_time_out() => Failure::TimedOut,
+                    (Silence::Ended, Some(ending)) if ending.is_resource_limit() => {
+                        Failure::Crashed(ending.describe(&Limits::default()))
+                    }
+                    (Silence::Ended, _) => Failure::Crashed("the program ended".to_string()),
+                };
+                return Err(fail(&helper, failure));
             }
         };
         if self.spec.form == ProgramForm::QuickMove && elapsed > limit {
@@ -382,19 +414,29 @@ struct Helper {
 impl Helper {
     fn start(spec: &ProgramSpec) -> Result<Helper, Failed> {
         let job = spec.job(&[]).map_err(|e| Failed::from(Failure::Crashed(e.why)))?;
-        let session = Session::start(&job, 16 << 10).map_err(|error| {
-            Failed::from(Failure::Crashed(if error.kind() == std::io::ErrorKind::NotFound {
-                "python3 is not installed (or not in PATH)".to_string()
-            } else {
-                format!("cannot start python3: {error}")
-            }))
-        })?;
+        let limits = Limits {
+            time: spec.clock.import_time,
+            timing: Timing::Cpu,
+            stderr: 16 << 10,
+            ..Limits::default()
+        };
+        let mut session = Session::start(&job, &limits).map_err(|error| Failed::from(Failure::Crashed(error)))?;
         let failed = |session: &Session, why: String| Failed {
             failure: Failure::Crashed(why),
             stderr_tail: session.stderr_tail(5),
         };
-        match session.receive(spec.clock.import_time) {
-            Ok(line) if line == "ready" => Ok(Helper { session }),
+        // CPU time to import in a sandbox, with its wall-clock backstop; wall time without one.
+        let wait = if limits.isolation.is_sandbox() {
+            runner::wall_backstop(spec.clock.import_time)
+        } else {
+            spec.clock.import_time
+        };
+        match session.receive(wait) {
+            Ok(line) if line == "ready" => {
+                // Idle in the pool until its first move: no limit then.
+                session.limit(None, Timing::Cpu);
+                Ok(Helper { session })
+            }
             Ok(line) => Err(failed(
                 &session,
                 format!("import failed: {}", line.strip_prefix("error ").unwrap_or(&line)),
@@ -403,7 +445,20 @@ impl Helper {
                 &session,
                 format!("the import took more than {} s", spec.clock.import_time.as_secs_f64()),
             )),
-            Err(Silence::Ended) => Err(failed(&session, "python3 ended before the import was done".to_string())),
+            Err(Silence::Ended) => {
+                let why = match session.ending() {
+                    Some(ending) if ending.is_time_out() => format!(
+                        "the import took more than {} s of CPU time",
+                        spec.clock.import_time.as_secs_f64()
+                    ),
+                    Some(Ending::NotStarted(why)) => why,
+                    Some(ending @ (Ending::MemoryLimit | Ending::FileSizeLimit)) => {
+                        format!("{} during the import", ending.describe(&limits))
+                    }
+                    _ => "python3 ended before the import was done".to_string(),
+                };
+                Err(failed(&session, why))
+            }
         }
     }
 }

@@ -9,6 +9,14 @@ use super::grade::{Case, Judgement, Outcome, Program, Summary, Verdict};
 use super::judge::Judge;
 use crate::runner::{Ending, Limits};
 
+/// A time in reports: wall time, and CPU time where it was measured.
+fn times(seconds: f64, cpu: Option<f64>) -> String {
+    match cpu {
+        Some(cpu) => format!("{cpu:.2} s CPU, {seconds:.2} s wall"),
+        None => format!("{seconds:.2} s"),
+    }
+}
+
 /// The arguments of a case as one line, each quoted when it would not read back as one word.
 pub fn args_line(args: &[String]) -> String {
     if args.is_empty() {
@@ -22,6 +30,7 @@ fn verdict_label(verdict: Verdict) -> &'static str {
         Verdict::Pass => "PASS",
         Verdict::Fail => "FAIL",
         Verdict::Timeout => "TIMEOUT",
+        Verdict::Limit => "LIMIT",
         Verdict::Crash => "CRASH",
     }
 }
@@ -38,8 +47,13 @@ pub fn outcome_text(outcome: &Outcome, case: &Case, limits: &Limits) -> String {
     );
     match verdict {
         Verdict::Pass => {}
-        Verdict::Timeout | Verdict::Crash => {
-            let _ = writeln!(out, "  {}", outcome.ending.describe(limits));
+        Verdict::Timeout | Verdict::Limit | Verdict::Crash => {
+            let _ = writeln!(
+                out,
+                "  {} ({})",
+                outcome.ending.describe(limits),
+                times(outcome.seconds, outcome.cpu_seconds)
+            );
             if !outcome.stderr_tail.is_empty() {
                 let _ = writeln!(out, "  last lines of stderr:");
                 for line in &outcome.stderr_tail {
@@ -84,7 +98,7 @@ fn plural(count: usize) -> &'static str {
     if count == 1 { "" } else { "s" }
 }
 
-/// `tolerant 197/200, course 199/200; 1 failed, 1 time-out, 1 crash; 12.3 s`.
+/// `tolerant 197/200, course 199/200; 1 failed, 1 time-out, 1 crash; 1.20 s CPU, 12.30 s wall`.
 pub fn summary_text(summary: &Summary, judges: &[Judge]) -> String {
     let passed: Vec<String> = judges
         .iter()
@@ -101,15 +115,20 @@ pub fn summary_text(summary: &Summary, judges: &[Judge]) -> String {
     } else {
         String::new()
     };
+    let limits = if summary.limits > 0 {
+        format!(", {} over a limit", summary.limits)
+    } else {
+        String::new()
+    };
     format!(
-        "{}{marks}; {} failed, {} time-out{}, {} crash{}; {:.2} s",
+        "{}{marks}; {} failed, {} time-out{}{limits}, {} crash{}; {}",
         passed.join(", "),
         summary.failed,
         summary.timeouts,
         plural(summary.timeouts),
         summary.crashes,
         if summary.crashes == 1 { "" } else { "es" },
-        summary.seconds
+        times(summary.seconds, summary.cpu_seconds)
     )
 }
 
@@ -124,7 +143,7 @@ pub fn class_table(programs: &[Program], summaries: &[Summary], judges: &[Judge]
     if lab5 {
         out.push_str("    marks");
     }
-    out.push_str("  failed  timeouts  crashes  seconds\n");
+    out.push_str("  failed  timeouts  limits  crashes      cpu     wall\n");
     for (program, summary) in programs.iter().zip(summaries) {
         let _ = write!(out, "{:<width$}", program.name);
         for judge in judges {
@@ -134,10 +153,11 @@ pub fn class_table(programs: &[Program], summaries: &[Summary], judges: &[Judge]
         if lab5 {
             let _ = write!(out, "  {:>7}", summary.marks);
         }
+        let cpu = summary.cpu_seconds.map_or("-".to_string(), |cpu| format!("{cpu:.2}"));
         let _ = writeln!(
             out,
-            "  {:>6}  {:>8}  {:>7}  {:>7.2}",
-            summary.failed, summary.timeouts, summary.crashes, summary.seconds
+            "  {:>6}  {:>8}  {:>6}  {:>7}  {cpu:>7}  {:>7.2}",
+            summary.failed, summary.timeouts, summary.limits, summary.crashes, summary.seconds
         );
     }
     out
@@ -174,6 +194,7 @@ pub fn outcome_json(outcome: &Outcome, case: &Case, program: &Program, limits: &
                 "total_differences": judgement.total_differences,
                 "marks": judgement.marks,
                 "seconds": outcome.seconds,
+                "cpu_seconds": outcome.cpu_seconds,
                 "ending": outcome.ending.describe(limits),
                 "exit_status": exit_status,
                 "signal": signal,
@@ -184,7 +205,7 @@ pub fn outcome_json(outcome: &Outcome, case: &Case, program: &Program, limits: &
 }
 
 /// The summary object of a program.
-pub fn summary_json(program: &Program, summary: &Summary, judges: &[Judge]) -> Value {
+pub fn summary_json(program: &Program, summary: &Summary, judges: &[Judge], limits: &Limits) -> Value {
     let passed: serde_json::Map<String, Value> = judges
         .iter()
         .map(|j| (j.name().to_string(), json!(summary.passed.get(j).copied().unwrap_or(0))))
@@ -192,13 +213,17 @@ pub fn summary_json(program: &Program, summary: &Summary, judges: &[Judge]) -> V
     json!({
         "type": "summary",
         "program": program.name,
-        "command": program.command,
+        "command": program.command_words(),
         "cases": summary.cases,
         "passed": passed,
         "failed": summary.failed,
         "timeouts": summary.timeouts,
+        "limits": summary.limits,
         "crashes": summary.crashes,
         "seconds": summary.seconds,
+        "cpu_seconds": summary.cpu_seconds,
+        "isolated": limits.isolation.is_sandbox(),
+        "isolation": limits.isolation.describe(),
         "marks": judges.contains(&Judge::Lab5).then_some(summary.marks),
     })
 }
@@ -212,8 +237,9 @@ pub fn csv_field(text: &str) -> String {
     }
 }
 
-/// A gradebook: a header, then one row per program.
-pub fn csv(programs: &[Program], summaries: &[Summary], judges: &[Judge]) -> String {
+/// A gradebook: a header, then one row per program; its last column says whether the runs were
+/// isolated (`no` with --no-sandbox).
+pub fn csv(programs: &[Program], summaries: &[Summary], judges: &[Judge], limits: &Limits) -> String {
     let mut out = String::from("program,cases");
     for judge in judges {
         let _ = write!(out, ",{judge}_passed");
@@ -221,7 +247,8 @@ pub fn csv(programs: &[Program], summaries: &[Summary], judges: &[Judge]) -> Str
     if judges.contains(&Judge::Lab5) {
         out.push_str(",lab5_marks");
     }
-    out.push_str(",failed,timeouts,crashes,seconds\n");
+    out.push_str(",failed,timeouts,limits,crashes,seconds,cpu_seconds,isolated\n");
+    let isolated = if limits.isolation.is_sandbox() { "yes" } else { "no" };
     for (program, summary) in programs.iter().zip(summaries) {
         let _ = write!(out, "{},{}", csv_field(&program.name), summary.cases);
         for judge in judges {
@@ -230,10 +257,11 @@ pub fn csv(programs: &[Program], summaries: &[Summary], judges: &[Judge]) -> Str
         if judges.contains(&Judge::Lab5) {
             let _ = write!(out, ",{}", summary.marks);
         }
+        let cpu = summary.cpu_seconds.map_or(String::new(), |cpu| format!("{cpu:.3}"));
         let _ = writeln!(
             out,
-            ",{},{},{},{:.3}",
-            summary.failed, summary.timeouts, summary.crashes, summary.seconds
+            ",{},{},{},{},{:.3},{cpu},{isolated}",
+            summary.failed, summary.timeouts, summary.limits, summary.crashes, summary.seconds
         );
     }
     out
@@ -295,7 +323,8 @@ table.class{border-collapse:collapse}table.class td,table.class th{border:1px so
 table.class td:first-child,table.class th:first-child{text-align:left}\
 .ok{background:#e3f6e3}.bad{background:#fbe3e3}\
 .case{border:1px solid #ccc;border-radius:6px;padding:.6em 1em;margin:1em 0}\
-.verdict{font-weight:bold}.fail{color:#b00}.timeout,.crash{color:#a60}\
+.verdict{font-weight:bold}.fail{color:#b00}.timeout,.limit,.crash{color:#a60}\
+.warning{background:#fff3cd;border:1px solid #e0b000;padding:.5em 1em}\
 pre{background:#f6f6f6;padding:.5em;overflow-x:auto}\
 .boards{display:flex;gap:2em}figure{margin:0}figcaption{font-weight:bold;margin-bottom:.3em}\
 table.board{border-collapse:collapse}table.board th{font-weight:normal;color:#777;padding:0 .3em}\
@@ -316,9 +345,13 @@ pub fn html(title: &str, pages: &[ProgramPage], cases: &[Case], judges: &[Judge]
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title><style>{STYLE}</style></head><body>\n",
         escape(title)
     );
+    let clock = match limits.effective_timing() {
+        crate::runner::Timing::Cpu => " of CPU time",
+        crate::runner::Timing::Wall => "",
+    };
     let _ = writeln!(
         out,
-        "<h1>{}</h1><p>{} case{}, judge{} {}, {} s a case.</p>",
+        "<h1>{}</h1><p>{} case{}, judge{} {}, {} s{clock} a case.</p>",
         escape(title),
         cases.len(),
         plural(cases.len()),
@@ -326,6 +359,8 @@ pub fn html(title: &str, pages: &[ProgramPage], cases: &[Case], judges: &[Judge]
         judges.iter().map(|j| j.name()).collect::<Vec<_>>().join(", "),
         limits.time.as_secs_f64()
     );
+    let class = if limits.isolation.is_sandbox() { "" } else { " class=\"warning\"" };
+    let _ = writeln!(out, "<p{class}>Runs: {}.</p>", escape(&limits.isolation.describe()));
     out.push_str("<table class=\"class\"><tr><th>program</th>");
     for judge in judges {
         let _ = write!(out, "<th>{judge}</th>");
@@ -334,7 +369,7 @@ pub fn html(title: &str, pages: &[ProgramPage], cases: &[Case], judges: &[Judge]
     if lab5 {
         out.push_str("<th>Lab 5 marks</th>");
     }
-    out.push_str("<th>failed</th><th>time-outs</th><th>crashes</th><th>seconds</th></tr>\n");
+    out.push_str("<th>failed</th><th>time-outs</th><th>limits</th><th>crashes</th><th>CPU s</th><th>wall s</th></tr>\n");
     for (index, page) in pages.iter().enumerate() {
         let summary = page.summary;
         let _ = write!(
@@ -350,10 +385,11 @@ pub fn html(title: &str, pages: &[ProgramPage], cases: &[Case], judges: &[Judge]
         if lab5 {
             let _ = write!(out, "<td>{}/{}</td>", summary.marks, summary.cases);
         }
+        let cpu = summary.cpu_seconds.map_or("-".to_string(), |cpu| format!("{cpu:.2}"));
         let _ = writeln!(
             out,
-            "<td>{}</td><td>{}</td><td>{}</td><td>{:.2}</td></tr>",
-            summary.failed, summary.timeouts, summary.crashes, summary.seconds
+            "<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{cpu}</td><td>{:.2}</td></tr>",
+            summary.failed, summary.timeouts, summary.limits, summary.crashes, summary.seconds
         );
     }
     out.push_str("</table>\n");
@@ -362,7 +398,7 @@ pub fn html(title: &str, pages: &[ProgramPage], cases: &[Case], judges: &[Judge]
             out,
             "<h2 id=\"p{index}\">{}</h2><p><code>{}</code></p>",
             escape(&page.program.name),
-            escape(&shell_words::join(&page.program.command))
+            escape(&shell_words::join(page.program.command_words()))
         );
         let not_passed = page.summary.cases
             - page
@@ -392,14 +428,14 @@ pub fn html(title: &str, pages: &[ProgramPage], cases: &[Case], judges: &[Judge]
 fn outcome_html(outcome: &Outcome, case: &Case, limits: &Limits) -> String {
     let verdict = outcome.verdict();
     let mut out = format!(
-        "<div class=\"case\"><p><span class=\"verdict {}\">{}</span> {} &mdash; arguments: <code>{}</code> ({:.3} s)</p>\n",
+        "<div class=\"case\"><p><span class=\"verdict {}\">{}</span> {} &mdash; arguments: <code>{}</code> ({})</p>\n",
         verdict.name(),
         verdict_label(verdict),
         escape(&case.name),
         escape(&args_line(&case.args)),
-        outcome.seconds
+        times(outcome.seconds, outcome.cpu_seconds)
     );
-    if matches!(verdict, Verdict::Timeout | Verdict::Crash) {
+    if matches!(verdict, Verdict::Timeout | Verdict::Limit | Verdict::Crash) {
         let _ = writeln!(out, "<p>{}</p>", escape(&outcome.ending.describe(limits)));
         if !outcome.stderr_tail.is_empty() {
             let _ = writeln!(out, "<pre>{}</pre>", escape(&outcome.stderr_tail.join("\n")));

@@ -1,0 +1,813 @@
+//! What runs inside a sandbox: the init process (PID 1 of the run's namespaces), which builds the
+//! program's view of the file system, starts the program, measures the CPU time of everything in the
+//! namespace and enforces the limits, and the program's own last steps before `exec`.
+//!
+//! Both are copies of a multithreaded grader made by a raw `clone`: another thread may have held a
+//! lock (malloc's among them) at that moment, so nothing here allocates, locks, panics or calls a
+//! libc function that does; only system calls, on memory prepared by the grader before the clone.
+
+use std::ffi::{CStr, CString};
+use std::ptr;
+
+use libc::{c_char, c_int, c_long, c_void};
+
+/// The init's descriptors: 0-2 the program's stdio, then these.
+pub(super) const CTL_IN: c_int = 3;
+pub(super) const CTL_OUT: c_int = 4;
+pub(super) const LIFELINE: c_int = 5;
+const FIRST_FREE: c_int = 6;
+
+/// Commands from the grader, as `[kind, a, b, c]`.
+pub(super) const CMD_GO: u64 = 1;
+pub(super) const CMD_LIMITS: u64 = 2;
+pub(super) const CMD_QUERY: u64 = 3;
+
+/// Records to the grader, as `[kind, a, b, c]`.
+pub(super) const REC_READING: u64 = 1;
+pub(super) const REC_FINAL: u64 = 2;
+pub(super) const REC_SETUP_FAILED: u64 = 3;
+pub(super) const REC_EXEC_FAILED: u64 = 4;
+
+/// Why the init ended the run (REC_FINAL's first field).
+pub(super) const END_EXITED: u64 = 0;
+pub(super) const END_CPU: u64 = 1;
+pub(super) const END_WALL: u64 = 2;
+pub(super) const END_STALLED: u64 = 3;
+
+/// No limit (a deadline never reached).
+pub(super) const NEVER: u64 = u64::MAX;
+
+/// The user and group the program runs as inside its namespace (never 0: it has no capabilities).
+pub(super) const INSIDE_ID: u32 = 1000;
+
+/// One step of building the program's file system; paths are absolute in the init's view, where the
+/// grader's file system is under `/oldroot` and the program's under `/newroot`.
+pub(super) enum Step {
+    Tmpfs { target: CString, options: CString },
+    Dir { path: CString },
+    Symlink { target: CString, path: CString },
+    /// A host folder or file shown read-only.
+    Bind { source: CString, target: CString, dir: bool },
+    /// A host file or folder copied (a folder with everything under it).
+    Copy { source: CString, target: CString },
+    /// A host folder's entries copied into an existing folder.
+    CopyContents { source: CString, target: CString },
+    Proc { target: CString },
+}
+
+/// Everything the init needs, prepared by the grader before the clone.
+pub(super) struct Plan {
+    pub steps: Vec<Step>,
+    pub program: CString,
+    pub argv: Vec<*const c_char>,
+    pub envp: Vec<*const c_char>,
+    pub workdir: CString,
+    pub rlimits: Vec<(c_int, u64)>,
+    /// Seconds of CPU clock ticks (for the `cutime` of /proc/PID/stat).
+    pub tick_ns: u64,
+    /// Keeps the strings behind `argv` and `envp` alive.
+    pub _strings: Vec<CString>,
+}
+
+// SAFETY: the raw pointers point into `strings`, owned by the plan and never changed after it is built.
+unsafe impl Send for Plan {}
+unsafe impl Sync for Plan {}
+
+fn errno() -> c_int {
+    // SAFETY: errno is a thread-local the C library keeps; reading it is always allowed.
+    unsafe { *libc::__errno_location() }
+}
+
+fn send(record: [u64; 4]) {
+    // SAFETY: writes 32 bytes from a local array; a pipe write of this size is atomic.
+    unsafe { libc::write(CTL_OUT, record.as_ptr().cast::<c_void>(), 32) };
+}
+
+fn fail(step: u64) -> ! {
+    send([REC_SETUP_FAILED, step, errno() as u64, 0]);
+    // SAFETY: _exit ends the process without running anything of the grader's.
+    unsafe { libc::_exit(1) }
+}
+
+fn check(result: c_long, step: u64) {
+    if result < 0 {
+        fail(step);
+    }
+}
+
+/// Steps of the set-up that are not in the plan, reported as REC_SETUP_FAILED's first field (the
+/// plan's own steps are reported by their index).
+pub(super) const SETUP_PRIVATE: u64 = 1000;
+pub(super) const SETUP_BASE: u64 = 1001;
+pub(super) const SETUP_PIVOT: u64 = 1002;
+pub(super) const SETUP_ROOT: u64 = 1003;
+pub(super) const SETUP_PROC: u64 = 1004;
+pub(super) const SETUP_WORKDIR: u64 = 1005;
+pub(super) const SETUP_CLONE: u64 = 1006;
+
+/// The init: runs in the child of the grader's clone, never returns. `fds` are the descriptors to
+/// keep, in the order of their numbers here: stdin, stdout, stderr, CTL_IN, CTL_OUT, LIFELINE.
+pub(super) fn init(plan: &Plan, fds: [c_int; 6]) -> ! {
+    // SAFETY: only system calls on memory the plan owns or on local buffers.
+    unsafe {
+        arrange_descriptors(fds);
+        reset_signals();
+        // The grader writes the user and group maps, then says go with the first limits.
+        let Some(go) = receive() else { libc::_exit(0) };
+        if go[0] != CMD_GO {
+            libc::_exit(1);
+        }
+        let mut limits = Limits::from(go);
+        // Its memory is a copy of the grader's: nothing inside may read it through /proc/1.
+        libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0);
+        let name = b"sandbox";
+        libc::sethostname(name.as_ptr().cast(), name.len());
+        build_root(plan);
+        let proc_fd = libc::open(c"/proc".as_ptr(), libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC);
+        check(proc_fd as c_long, SETUP_PROC);
+        check(libc::chdir(plan.workdir.as_ptr()) as c_long, SETUP_WORKDIR);
+        let program = libc::syscall(libc::SYS_clone, libc::SIGCHLD as c_long, 0, 0, 0, 0);
+        if program == 0 {
+            start_program(plan);
+        }
+        check(program, SETUP_CLONE);
+        let program = program as libc::pid_t;
+        // The program's pipes are its own: the init holds none of them open.
+        let null = libc::open(c"/dev/null".as_ptr(), libc::O_RDWR);
+        for fd in 0..3 {
+            if null >= 0 {
+                libc::dup2(null, fd);
+            } else {
+                libc::close(fd);
+            }
+        }
+        if null > 2 {
+            libc::close(null);
+        }
+        supervise(program, proc_fd, plan.tick_ns, &mut limits)
+    }
+}
+
+/// Moves the kept descriptors to 0-5 and closes every other one (copies of the grader's files and of
+/// other runs' pipes).
+unsafe fn arrange_descriptors(fds: [c_int; 6]) {
+    // SAFETY (whole function): descriptor calls on integers.
+    unsafe {
+        // First out of the way of 0-5, then into place.
+        let mut moved = [0; 6];
+        for (slot, &fd) in fds.iter().enumerate() {
+            moved[slot] = libc::fcntl(fd, libc::F_DUPFD, 64);
+            if moved[slot] < 0 {
+                libc::_exit(1);
+            }
+        }
+        for (slot, &fd) in moved.iter().enumerate() {
+            libc::dup2(fd, slot as c_int);
+        }
+        let closed = libc::syscall(libc::SYS_close_range, FIRST_FREE as u32, u32::MAX, 0);
+        if closed < 0 {
+            let mut limit: libc::rlimit = std::mem::zeroed();
+            libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit);
+            for fd in FIRST_FREE..(limit.rlim_cur.min(1 << 16) as c_int) {
+                libc::close(fd);
+            }
+        }
+    }
+}
+
+/// Every signal back to its default action and none blocked: the grader's handlers and masks are not
+/// the program's. As PID 1 without handlers, the init ignores every signal sent from inside.
+unsafe fn reset_signals() {
+    // SAFETY (whole function): signal calls with valid arguments.
+    unsafe {
+        for signal in 1..libc::SIGRTMAX() {
+            if signal != libc::SIGKILL && signal != libc::SIGSTOP {
+                libc::signal(signal, libc::SIG_DFL);
+            }
+        }
+        let mut empty: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut empty);
+        libc::sigprocmask(libc::SIG_SETMASK, &empty, ptr::null_mut());
+    }
+}
+
+/// The program's user and group, without supplementary groups where the kernel lets us drop them;
+/// leaving the init's identity drops every capability. Raw system calls: the C library's versions
+/// would signal the grader's other threads, absent here.
+unsafe fn become_inside_user() {
+    let id = INSIDE_ID as c_long;
+    // SAFETY (whole function): credential system calls on integers.
+    unsafe {
+        libc::syscall(libc::SYS_setgroups, 0, ptr::null::<libc::gid_t>());
+        if libc::syscall(libc::SYS_setresgid, id, id, id) < 0 || libc::syscall(libc::SYS_setresuid, id, id, id) < 0
+        {
+            send([REC_EXEC_FAILED, errno() as u64, 0, 0]);
+            libc::_exit(127);
+        }
+    }
+}
+
+/// The grader's file system moves under /oldroot, the program's is built under /newroot from the
+/// plan, then /newroot becomes the root and the grader's is gone.
+unsafe fn build_root(plan: &Plan) {
+    // SAFETY (whole function): mount system calls on C strings the plan owns.
+    unsafe {
+        check(
+            libc::mount(
+                ptr::null(),
+                c"/".as_ptr(),
+                ptr::null(),
+                libc::MS_REC | libc::MS_PRIVATE,
+                ptr::null(),
+            ) as c_long,
+            SETUP_PRIVATE,
+        );
+        // A tmpfs over /tmp holds both roots for a moment; the host's /tmp stays at /oldroot/tmp.
+        check(
+            libc::mount(
+                c"tmpfs".as_ptr(),
+                c"/tmp".as_ptr(),
+                c"tmpfs".as_ptr(),
+                libc::MS_NOSUID | libc::MS_NODEV,
+                c"size=64k,mode=0700".as_ptr().cast(),
+            ) as c_long,
+            SETUP_BASE,
+        );
+        for dir in [c"/tmp/oldroot", c"/tmp/newroot"] {
+            check(libc::mkdir(dir.as_ptr(), 0o700) as c_long, SETUP_BASE);
+        }
+        check(
+            libc::syscall(libc::SYS_pivot_root, c"/tmp".as_ptr(), c"/tmp/oldroot".as_ptr()),
+            SETUP_PIVOT,
+        );
+        check(libc::chdir(c"/".as_ptr()) as c_long, SETUP_PIVOT);
+        for (index, step) in plan.steps.iter().enumerate() {
+            if run_step(step) < 0 {
+                fail(index as u64);
+            }
+        }
+        check(libc::chdir(c"/newroot".as_ptr()) as c_long, SETUP_ROOT);
+        // pivot_root(".", ".") stacks the old root on the new one; detaching it leaves the new.
+        check(libc::syscall(libc::SYS_pivot_root, c".".as_ptr(), c".".as_ptr()), SETUP_ROOT);
+        check(libc::umount2(c".".as_ptr(), libc::MNT_DETACH) as c_long, SETUP_ROOT);
+        check(libc::chdir(c"/".as_ptr()) as c_long, SETUP_ROOT);
+        check(
+            libc::mount(
+                ptr::null(),
+                c"/".as_ptr(),
+                ptr::null(),
+                libc::MS_REMOUNT | libc::MS_BIND | libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV,
+                ptr::null(),
+            ) as c_long,
+            SETUP_ROOT,
+        );
+    }
+}
+
+/// One step; negative on failure, with errno set.
+unsafe fn run_step(step: &Step) -> c_long {
+    // SAFETY (whole function): system calls on C strings the plan owns.
+    unsafe {
+        match step {
+            Step::Tmpfs { target, options } => {
+                let made = libc::mkdir(target.as_ptr(), 0o755);
+                if made < 0 && errno() != libc::EEXIST {
+                    return -1;
+                }
+                libc::mount(
+                    c"tmpfs".as_ptr(),
+                    target.as_ptr(),
+                    c"tmpfs".as_ptr(),
+                    libc::MS_NOSUID | libc::MS_NODEV,
+                    options.as_ptr().cast(),
+                ) as c_long
+            }
+            Step::Dir { path } => {
+                let made = libc::mkdir(path.as_ptr(), 0o755);
+                if made < 0 && errno() != libc::EEXIST { -1 } else { 0 }
+            }
+            Step::Symlink { target, path } => libc::symlink(target.as_ptr(), path.as_ptr()) as c_long,
+            Step::Bind { source, target, dir } => bind_read_only(source, target, *dir),
+            Step::Copy { source, target } => {
+                let mut buffer = [0u8; 16 << 10];
+                copy_entry(source, target, &mut buffer, 0)
+            }
+            Step::CopyContents { source, target } => {
+                let mut buffer = [0u8; 16 << 10];
+                copy_folder(source, target, &mut buffer, 0)
+            }
+            Step::Proc { target } => {
+                let made = libc::mkdir(target.as_ptr(), 0o555);
+                if made < 0 && errno() != libc::EEXIST {
+                    return -1;
+                }
+                libc::mount(
+                    c"proc".as_ptr(),
+                    target.as_ptr(),
+                    c"proc".as_ptr(),
+                    libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
+                    ptr::null(),
+                ) as c_long
+            }
+        }
+    }
+}
+
+/// Binds a host path read-only, keeping the flags the kernel locks (nosuid, noexec, ... of the
+/// original mount): a remount that dropped them would be refused.
+unsafe fn bind_read_only(source: &CStr, target: &CStr, dir: bool) -> c_long {
+    // SAFETY (whole function): system calls on C strings and local structures.
+    unsafe {
+        let made = if dir {
+            libc::mkdir(target.as_ptr(), 0o755)
+        } else {
+            let fd = libc::open(target.as_ptr(), libc::O_WRONLY | libc::O_CREAT | libc::O_CLOEXEC, 0o644);
+            if fd >= 0 {
+                libc::close(fd);
+                0
+            } else {
+                -1
+            }
+        };
+        if made < 0 && errno() != libc::EEXIST {
+            return -1;
+        }
+        let bind = |flags| libc::mount(source.as_ptr(), target.as_ptr(), ptr::null(), flags, ptr::null());
+        // A mount with others under it can only be bound with them (the kernel keeps them locked).
+        if bind(libc::MS_BIND) < 0 && (errno() != libc::EINVAL || bind(libc::MS_BIND | libc::MS_REC) < 0) {
+            return -1;
+        }
+        let mut info: libc::statvfs = std::mem::zeroed();
+        if libc::statvfs(target.as_ptr(), &mut info) < 0 {
+            return -1;
+        }
+        let mut flags = libc::MS_REMOUNT | libc::MS_BIND | libc::MS_RDONLY | libc::MS_NOSUID;
+        for (kept, flag) in [
+            (libc::ST_NODEV, libc::MS_NODEV),
+            (libc::ST_NOEXEC, libc::MS_NOEXEC),
+            (libc::ST_NOATIME, libc::MS_NOATIME),
+            (libc::ST_NODIRATIME, libc::MS_NODIRATIME),
+            (libc::ST_RELATIME, libc::MS_RELATIME),
+        ] {
+            if info.f_flag & kept != 0 {
+                flags |= flag;
+            }
+        }
+        libc::mount(ptr::null(), target.as_ptr(), ptr::null(), flags, ptr::null()) as c_long
+    }
+}
+
+/// A path built in a fixed buffer, always NUL-terminated.
+struct PathBuf {
+    bytes: [u8; libc::PATH_MAX as usize],
+    len: usize,
+}
+
+impl PathBuf {
+    fn new(start: &CStr) -> Option<PathBuf> {
+        let mut path = PathBuf {
+            bytes: [0; libc::PATH_MAX as usize],
+            len: 0,
+        };
+        path.push_bytes(start.to_bytes()).then_some(path)
+    }
+
+    fn push_bytes(&mut self, bytes: &[u8]) -> bool {
+        let end = self.len + bytes.len();
+        if end >= self.bytes.len() {
+            return false;
+        }
+        self.bytes[self.len..end].copy_from_slice(bytes);
+        self.bytes[end] = 0;
+        self.len = end;
+        true
+    }
+
+    fn push(&mut self, name: &[u8]) -> bool {
+        self.push_bytes(b"/") && self.push_bytes(name)
+    }
+
+    fn truncate(&mut self, len: usize) {
+        self.len = len;
+        self.bytes[len] = 0;
+    }
+
+    fn as_ptr(&self) -> *const c_char {
+        self.bytes.as_ptr().cast()
+    }
+}
+
+/// Folders deeper than this are not copied (a student's entry is a few levels at most).
+const MAX_DEPTH: u32 = 16;
+
+unsafe fn copy_entry(source: &CStr, target: &CStr, buffer: &mut [u8], depth: u32) -> c_long {
+    // SAFETY (whole function): system calls on C strings and a local buffer.
+    unsafe {
+        let mut info: libc::stat = std::mem::zeroed();
+        if libc::lstat(source.as_ptr(), &mut info) < 0 {
+            return -1;
+        }
+        match info.st_mode & libc::S_IFMT {
+            libc::S_IFREG => copy_file(source.as_ptr(), target.as_ptr(), info.st_mode, buffer),
+            libc::S_IFDIR => {
+                if libc::mkdir(target.as_ptr(), 0o755) < 0 {
+                    return -1;
+                }
+                libc::lchown(target.as_ptr(), INSIDE_ID, INSIDE_ID);
+                copy_folder(source, target, buffer, depth)
+            }
+            // Links and special files are not copied (as the grader always did).
+            _ => 0,
+        }
+    }
+}
+
+unsafe fn copy_file(source: *const c_char, target: *const c_char, mode: libc::mode_t, buffer: &mut [u8]) -> c_long {
+    // SAFETY (whole function): system calls on C strings and a local buffer.
+    unsafe {
+        let from = libc::open(source, libc::O_RDONLY | libc::O_NOFOLLOW | libc::O_CLOEXEC);
+        if from < 0 {
+            return -1;
+        }
+        let to = libc::open(
+            target,
+            libc::O_WRONLY | libc::O_CREAT | libc::O_EXCL | libc::O_CLOEXEC,
+            (mode & 0o777) | 0o600,
+        );
+        if to < 0 {
+            libc::close(from);
+            return -1;
+        }
+        // The program's own copy: its user may change it.
+        libc::fchown(to, INSIDE_ID, INSIDE_ID);
+        let mut result = 0;
+        loop {
+            let read = libc::read(from, buffer.as_mut_ptr().cast(), buffer.len());
+            if read < 0 && errno() == libc::EINTR {
+                continue;
+            }
+            if read <= 0 {
+                result = read as c_long;
+                break;
+            }
+            let mut done = 0;
+            while done < read as usize {
+                let written = libc::write(to, buffer[done..].as_ptr().cast(), read as usize - done);
+                if written < 0 && errno() != libc::EINTR {
+                    result = -1;
+                    break;
+                }
+                done += written.max(0) as usize;
+            }
+            if result < 0 {
+                break;
+            }
+        }
+        libc::close(from);
+        libc::close(to);
+        result
+    }
+}
+
+unsafe fn copy_folder(source: &CStr, target: &CStr, buffer: &mut [u8], depth: u32) -> c_long {
+    if depth > MAX_DEPTH {
+        return 0;
+    }
+    // SAFETY (whole function): system calls on C strings and local buffers.
+    unsafe {
+        let (Some(mut from), Some(mut to)) = (PathBuf::new(source), PathBuf::new(target)) else {
+            return -1;
+        };
+        let dir = libc::open(source.as_ptr(), libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC);
+        if dir < 0 {
+            return -1;
+        }
+        let mut entries = [0u8; 4096];
+        let mut result = 0;
+        'read: loop {
+            let count = libc::syscall(libc::SYS_getdents64, dir, entries.as_mut_ptr(), entries.len());
+            if count <= 0 {
+                if count < 0 {
+                    result = -1;
+                }
+                break;
+            }
+            let mut offset = 0usize;
+            while offset + 19 < count as usize {
+                let length = u16::from_ne_bytes([entries[offset + 16], entries[offset + 17]]) as usize;
+                let name_start = offset + 19;
+                let name_end = (name_start..offset + length).find(|&i| entries[i] == 0).unwrap_or(name_start);
+                let name = &entries[name_start..name_end];
+                offset += length.max(1);
+                if name.is_empty() || name == b"." || name == b".." {
+                    continue;
+                }
+                let (from_len, to_len) = (from.len, to.len);
+                if !from.push(name) || !to.push(name) {
+                    result = -1;
+                    break 'read;
+                }
+                let (from_c, to_c) = (
+                    CStr::from_ptr(from.as_ptr()),
+                    CStr::from_ptr(to.as_ptr()),
+                );
+                if copy_entry(from_c, to_c, buffer, depth + 1) < 0 {
+                    result = -1;
+                    break 'read;
+                }
+                from.truncate(from_len);
+                to.truncate(to_len);
+            }
+        }
+        libc::close(dir);
+        result
+    }
+}
+
+/// The program's last steps: limits, no way to gain privileges, then its own code.
+unsafe fn start_program(plan: &Plan) -> ! {
+    // SAFETY (whole function): system calls on memory the plan owns.
+    unsafe {
+        libc::close(CTL_IN);
+        libc::close(LIFELINE);
+        libc::fcntl(CTL_OUT, libc::F_SETFD, libc::FD_CLOEXEC);
+        // Its own process group and session: a `kill 0` of its own reaches nothing of ours.
+        libc::setsid();
+        become_inside_user();
+        for &(resource, value) in &plan.rlimits {
+            let limit = libc::rlimit {
+                rlim_cur: value,
+                rlim_max: value,
+            };
+            libc::setrlimit(resource as _, &limit);
+        }
+        libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+        libc::execve(plan.program.as_ptr(), plan.argv.as_ptr(), plan.envp.as_ptr());
+        send([REC_EXEC_FAILED, errno() as u64, 0, 0]);
+        libc::_exit(127)
+    }
+}
+
+/// The limits the init enforces, as the grader last set them.
+struct Limits {
+    /// The CPU time, in ns, at which the run is stopped.
+    cpu: u64,
+    /// The CLOCK_MONOTONIC time, in ns, at which the run is stopped.
+    wall: u64,
+    /// Wall time, in ns, without any growth of the CPU time after which the run is stopped (0: never).
+    stall: u64,
+}
+
+impl From<[u64; 4]> for Limits {
+    fn from(command: [u64; 4]) -> Limits {
+        Limits {
+            cpu: command[1],
+            wall: command[2],
+            stall: command[3],
+        }
+    }
+}
+
+fn now() -> u64 {
+    let mut time = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: clock_gettime writes the timespec it is given.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut time) };
+    time.tv_sec as u64 * 1_000_000_000 + time.tv_nsec as u64
+}
+
+/// A command from the grader; None when it is gone.
+unsafe fn receive() -> Option<[u64; 4]> {
+    let mut command = [0u64; 4];
+    loop {
+        // SAFETY: reads at most 32 bytes into a local array.
+        let read = unsafe { libc::read(CTL_IN, command.as_mut_ptr().cast(), 32) };
+        if read == 32 {
+            return Some(command);
+        }
+        if read < 0 && errno() == libc::EINTR {
+            continue;
+        }
+        return None;
+    }
+}
+
+/// Waits for the program, answers the grader, and stops everything at a limit; then reports how the
+/// run ended and exits, which ends every process left in the namespace.
+unsafe fn supervise(program: libc::pid_t, proc_fd: c_int, tick_ns: u64, limits: &mut Limits) -> ! {
+    // SAFETY (whole function): system calls on local memory.
+    unsafe {
+        let pidfd = libc::syscall(libc::SYS_pidfd_open, program, 0) as c_int;
+        let mut status = 0;
+        let mut program_done = false;
+        let mut last_cpu = 0;
+        let mut last_growth = now();
+        let reason = loop {
+            loop {
+                let mut wait_status = 0;
+                let reaped = libc::waitpid(-1, &mut wait_status, libc::WNOHANG);
+                if reaped <= 0 {
+                    break;
+                }
+                if reaped == program {
+                    status = wait_status;
+                    program_done = true;
+                }
+            }
+            if program_done {
+                break END_EXITED;
+            }
+            let cpu = cpu_time(proc_fd, tick_ns);
+            let time = now();
+            if cpu > last_cpu {
+                last_cpu = cpu;
+                last_growth = time;
+            }
+            if cpu >= limits.cpu {
+                break END_CPU;
+            }
+            if time >= limits.wall {
+                break END_WALL;
+            }
+            if limits.stall > 0 && time - last_growth >= limits.stall {
+                break END_STALLED;
+            }
+            // Look again well before the CPU limit can be reached (by two processes at once), and
+            // at the wall deadline; only the grader and the program's end wake the init otherwise.
+            let mut wait_ns = u64::MAX;
+            if limits.cpu != NEVER {
+                wait_ns = ((limits.cpu - cpu) / 4).clamp(1_000_000, 50_000_000);
+            }
+            if limits.wall != NEVER {
+                wait_ns = wait_ns.min(limits.wall - time);
+            }
+            if limits.stall > 0 {
+                wait_ns = wait_ns.min(limits.stall.min(200_000_000));
+            }
+            if pidfd < 0 {
+                wait_ns = wait_ns.min(5_000_000);
+            }
+            let timeout = if wait_ns == u64::MAX {
+                -1
+            } else {
+                (wait_ns.div_ceil(1_000_000)).min(i32::MAX as u64) as c_int
+            };
+            let mut polled = [
+                libc::pollfd {
+                    fd: LIFELINE,
+                    events: libc::POLLIN,
+                    revents: 0,
+                },
+                libc::pollfd {
+                    fd: CTL_IN,
+                    events: libc::POLLIN,
+                    revents: 0,
+                },
+                libc::pollfd {
+                    fd: pidfd,
+                    events: libc::POLLIN,
+                    revents: 0,
+                },
+            ];
+            let count = if pidfd < 0 { 2 } else { 3 };
+            if libc::poll(polled.as_mut_ptr(), count, timeout) <= 0 {
+                continue;
+            }
+            if polled[0].revents != 0 {
+                // The grader is gone: so is the run.
+                libc::kill(-1, libc::SIGKILL);
+                libc::_exit(0);
+            }
+            if polled[1].revents != 0 {
+                let Some(command) = receive() else {
+                    libc::kill(-1, libc::SIGKILL);
+                    libc::_exit(0);
+                };
+                match command[0] {
+                    CMD_LIMITS => {
+                        *limits = Limits::from(command);
+                        last_growth = now();
+                    }
+                    CMD_QUERY => send([REC_READING, cpu_time(proc_fd, tick_ns), 0, 0]),
+                    _ => {}
+                }
+            }
+        };
+        // Everything else in the namespace, then its CPU time from the reaped processes' accounts.
+        libc::kill(-1, libc::SIGKILL);
+        loop {
+            let mut wait_status = 0;
+            let reaped = libc::waitpid(-1, &mut wait_status, 0);
+            if reaped == program && !program_done {
+                status = wait_status;
+                program_done = true;
+            }
+            if reaped < 0 && errno() != libc::EINTR {
+                break;
+            }
+        }
+        send([REC_FINAL, reason, status as u64, cpu_time(proc_fd, tick_ns)]);
+        libc::_exit(0)
+    }
+}
+
+/// The CPU time (user and system) of everything the run started: the reaped processes (the init's
+/// children's account, which holds their own reaped children), and each live one's own and reaped
+/// children's time.
+unsafe fn cpu_time(proc_fd: c_int, tick_ns: u64) -> u64 {
+    // SAFETY (whole function): system calls on local buffers.
+    unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage);
+        let micros = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
+        let mut total = (micros(usage.ru_utime) + micros(usage.ru_stime)) * 1000;
+        libc::lseek(proc_fd, 0, libc::SEEK_SET);
+        let mut entries = [0u8; 4096];
+        loop {
+            let count = libc::syscall(libc::SYS_getdents64, proc_fd, entries.as_mut_ptr(), entries.len());
+            if count <= 0 {
+                break;
+            }
+            let mut offset = 0usize;
+            while offset + 19 < count as usize {
+                let length = u16::from_ne_bytes([entries[offset + 16], entries[offset + 17]]) as usize;
+                let mut pid: i64 = 0;
+                let mut index = offset + 19;
+                while index < offset + length && entries[index].is_ascii_digit() {
+                    pid = pid * 10 + (entries[index] - b'0') as i64;
+                    index += 1;
+                }
+                let numeric = index > offset + 19 && index < offset + length && entries[index] == 0;
+                offset += length.max(1);
+                if numeric && pid > 1 && pid < i32::MAX as i64 {
+                    total += process_time(pid as libc::pid_t, proc_fd, tick_ns);
+                }
+            }
+        }
+        total
+    }
+}
+
+/// One live process's CPU time: its own, to the nanosecond, and its reaped children's, to the tick.
+unsafe fn process_time(pid: libc::pid_t, proc_fd: c_int, tick_ns: u64) -> u64 {
+    // SAFETY (whole function): system calls on local buffers.
+    unsafe {
+        // The process CPU clock of another process: (~pid << 3) | CPUCLOCK_SCHED.
+        let clock = ((!pid) << 3) | 2;
+        let mut time = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+        let own = if libc::clock_gettime(clock, &mut time) == 0 {
+            time.tv_sec as u64 * 1_000_000_000 + time.tv_nsec as u64
+        } else {
+            0
+        };
+        // "<pid>/stat"
+        let mut path = [0u8; 32];
+        let mut digits = [0u8; 12];
+        let mut count = 0;
+        let mut rest = pid as u32;
+        loop {
+            digits[count] = b'0' + (rest % 10) as u8;
+            count += 1;
+            rest /= 10;
+            if rest == 0 {
+                break;
+            }
+        }
+        for i in 0..count {
+            path[i] = digits[count - 1 - i];
+        }
+        path[count..count + 5].copy_from_slice(b"/stat");
+        let fd = libc::openat(proc_fd, path.as_ptr().cast(), libc::O_RDONLY | libc::O_CLOEXEC);
+        if fd < 0 {
+            return own;
+        }
+        let mut stat = [0u8; 1024];
+        let read = libc::read(fd, stat.as_mut_ptr().cast(), stat.len());
+        libc::close(fd);
+        if read <= 0 {
+            return own;
+        }
+        let stat = &stat[..read as usize];
+        // Fields after the command's closing parenthesis: state is field 3, cutime 16, cstime 17.
+        let Some(close) = stat.iter().rposition(|&b| b == b')') else {
+            return own;
+        };
+        let mut field = 2;
+        let mut value: u64 = 0;
+        let mut children_ticks = 0;
+        for &byte in &stat[close + 1..] {
+            if byte == b' ' {
+                if field == 16 || field == 17 {
+                    children_ticks += value;
+                }
+                field += 1;
+                value = 0;
+                if field > 17 {
+                    break;
+                }
+            } else if byte.is_ascii_digit() {
+                value = value.saturating_mul(10).saturating_add((byte - b'0') as u64);
+            }
+        }
+        own + children_ticks.saturating_mul(tick_ns)
+    }
+}

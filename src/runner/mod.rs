@@ -1,0 +1,840 @@
+//! Running other people's programs: each run in a sandbox of its own (Linux namespaces: its own
+//! processes, file system, network, user; resource limits; CPU-time limits judged by an init of ours
+//! inside), or with `--no-sandbox` in a process group killed whole; output captured up to a cap,
+//! stderr's tail kept, and nothing of a run left running when it ends.
+
+mod group;
+mod inside;
+mod resolve;
+mod sandbox;
+
+use std::fs::File;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
+use std::thread;
+use std::time::{Duration, Instant};
+
+pub use sandbox::{HOME, SandboxError};
+
+/// One word of a command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Word {
+    Text(String),
+    /// A file or folder of the grader's that the run gets its own copy of, in its working folder (a
+    /// folder's entries go into the working folder itself when `contents`); the word is `template`
+    /// with each `{}` replaced by the copy's path.
+    Copy {
+        source: PathBuf,
+        contents: bool,
+        template: String,
+    },
+}
+
+impl Word {
+    pub fn text(text: impl Into<String>) -> Word {
+        Word::Text(text.into())
+    }
+
+    /// A copy of a file or folder, the word its path.
+    pub fn copy(source: impl Into<PathBuf>) -> Word {
+        Word::Copy {
+            source: source.into(),
+            contents: false,
+            template: "{}".to_string(),
+        }
+    }
+}
+
+/// A command line given for one program (`grade -- COMMAND`, `argv:COMMAND`): its first word, when
+/// given as a path, is the student's program and is copied (unless it is a Python, or in a system
+/// folder: an interpreter); later words that name files or folders are copied (options are not).
+pub fn command_line(words: &[String]) -> Vec<Word> {
+    words
+        .iter()
+        .enumerate()
+        .map(|(index, word)| {
+            let path = Path::new(word);
+            let copied = if index == 0 {
+                word.contains('/')
+                    && path.is_file()
+                    && !path
+                        .file_name()
+                        .is_some_and(|name| name.to_string_lossy().starts_with("python"))
+                    && !std::path::absolute(path).is_ok_and(|p| resolve::is_system(&p))
+            } else {
+                !word.starts_with('-') && (path.is_file() || path.is_dir())
+            };
+            if copied {
+                Word::copy(std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()))
+            } else {
+                Word::text(word.clone())
+            }
+        })
+        .collect()
+}
+
+/// Where each copy of a command goes in a working folder: (source, contents, path relative to the
+/// folder, "" for the folder itself), in the order of first mention, each source once.
+fn copies(command: &[Word]) -> Vec<(PathBuf, bool, String)> {
+    let mut copies: Vec<(PathBuf, bool, String)> = Vec::new();
+    for word in command {
+        let Word::Copy { source, contents, .. } = word else { continue };
+        if copies.iter().any(|(s, c, _)| s == source && c == contents) {
+            continue;
+        }
+        let relative = if *contents {
+            String::new()
+        } else {
+            let name = source
+                .file_name()
+                .map_or_else(|| "program".to_string(), |n| n.to_string_lossy().into_owned());
+            let mut relative = name.clone();
+            let mut number = 1;
+            while copies.iter().any(|(_, _, taken)| *taken == relative) {
+                number += 1;
+                relative = format!("{number}-{name}");
+            }
+            relative
+        };
+        copies.push((source.clone(), *contents, relative));
+    }
+    copies
+}
+
+/// The command's words with each copy's path in a working folder.
+fn words_in(command: &[Word], folder: &Path) -> Vec<String> {
+    let copies = copies(command);
+    command
+        .iter()
+        .map(|word| match word {
+            Word::Text(text) => text.clone(),
+            Word::Copy {
+                source,
+                contents,
+                template,
+            } => {
+                let relative = copies
+                    .iter()
+                    .find(|(s, c, _)| s == source && c == contents)
+                    .map_or("", |(_, _, r)| r.as_str());
+                let path = if relative.is_empty() {
+                    folder.to_path_buf()
+                } else {
+                    folder.join(relative)
+                };
+                template.replace("{}", &path.to_string_lossy())
+            }
+        })
+        .collect()
+}
+
+/// One program to run: its command (the program, then its arguments) and extra environment.
+#[derive(Clone, Debug)]
+pub struct Job {
+    pub command: Vec<Word>,
+    pub env: Vec<(String, String)>,
+}
+
+/// How a time limit is measured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Timing {
+    /// CPU time (user and system) of every process of the run, whatever else the machine does;
+    /// a wall-clock backstop stops a run that sleeps or waits (see `stall_window`, `wall_backstop`).
+    Cpu,
+    /// Wall time.
+    Wall,
+}
+
+/// What a sandboxed run may use besides time; each is a per-process limit of the kernel's, but the
+/// number of processes, which counts the run's processes together.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Resources {
+    /// Bytes of address space.
+    pub memory: u64,
+    /// Bytes of the largest file it may write.
+    pub file_size: u64,
+    pub open_files: u64,
+    pub processes: u64,
+}
+
+impl Default for Resources {
+    /// The course's tournament server's limits: 10^9 bytes of memory, 10 MiB files, 500 open files;
+    /// and 128 processes.
+    fn default() -> Resources {
+        Resources {
+            memory: 1_000_000_000,
+            file_size: 10 << 20,
+            open_files: 500,
+            processes: 128,
+        }
+    }
+}
+
+/// How runs are kept apart from the grader and from each other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Isolation {
+    Sandbox(Resources),
+    /// A process group of its own, killed whole; no other isolation; time limits on the wall clock.
+    ProcessGroup,
+}
+
+impl Isolation {
+    pub fn is_sandbox(&self) -> bool {
+        matches!(self, Isolation::Sandbox(_))
+    }
+
+    /// One line for reports: what the runs could and could not do.
+    pub fn describe(&self) -> String {
+        match self {
+            Isolation::Sandbox(resources) => format!(
+                "sandboxed: own processes, files, network and user; memory {}, file size {}, {} open files, {} processes",
+                size_text(resources.memory),
+                size_text(resources.file_size),
+                resources.open_files,
+                resources.processes
+            ),
+            Isolation::ProcessGroup => {
+                "NOT ISOLATED (--no-sandbox): the programs ran as this user, could read and change its files and leave processes behind; time limits on the wall clock".to_string()
+            }
+        }
+    }
+}
+
+static ISOLATION: RwLock<Isolation> = RwLock::new(Isolation::Sandbox(Resources {
+    memory: 1_000_000_000,
+    file_size: 10 << 20,
+    open_files: 500,
+    processes: 128,
+}));
+
+static VISIBLE: RwLock<Vec<PathBuf>> = RwLock::new(Vec::new());
+
+/// Files and folders every sandboxed program sees read-only at their own path, besides the system
+/// folders and its interpreter's (a course's shared library, say).
+pub fn set_visible(paths: Vec<PathBuf>) {
+    if let Ok(mut visible) = VISIBLE.write() {
+        *visible = paths;
+    }
+}
+
+fn visible() -> Vec<PathBuf> {
+    VISIBLE.read().map(|v| v.clone()).unwrap_or_default()
+}
+
+/// Sets how this process's runs are isolated (the command line does, once, from its options).
+pub fn set_isolation(isolation: Isolation) {
+    if let Ok(mut current) = ISOLATION.write() {
+        *current = isolation;
+    }
+}
+
+/// How this process's runs are isolated: a sandbox with the default resources unless set.
+pub fn isolation() -> Isolation {
+    ISOLATION.read().map_or(Isolation::Sandbox(Resources::default()), |i| *i)
+}
+
+/// Checks once that runs can be sandboxed here: a trivial program is run in a sandbox.
+pub fn check_isolation() -> Result<(), SandboxError> {
+    static CHECKED: OnceLock<Result<(), SandboxError>> = OnceLock::new();
+    if !isolation().is_sandbox() {
+        return Ok(());
+    }
+    CHECKED
+        .get_or_init(|| {
+            let job = Job {
+                command: vec![Word::Text("true".to_string())],
+                env: Vec::new(),
+            };
+            let run = run(&job, &Limits::default());
+            match run.ending {
+                Ending::Exited(0) => Ok(()),
+                Ending::NotStarted(why) if why.starts_with("cannot start the sandbox") => Err(SandboxError(why)),
+                Ending::NotStarted(why) => Err(SandboxError(format!(
+                    "cannot start the sandbox: {why}; or run with --no-sandbox (the runs are then not isolated)"
+                ))),
+                other => Err(SandboxError(format!(
+                    "cannot start the sandbox: a trivial program ended with {}; or run with --no-sandbox",
+                    other.describe(&Limits::default())
+                ))),
+            }
+        })
+        .clone()
+}
+
+/// `1 GB`, `10 MiB`, `1500 bytes`: a size as it was most likely given.
+pub fn size_text(bytes: u64) -> String {
+    const UNITS: [(u64, &str); 6] = [
+        (1 << 30, "GiB"),
+        (1 << 20, "MiB"),
+        (1 << 10, "KiB"),
+        (1_000_000_000, "GB"),
+        (1_000_000, "MB"),
+        (1000, "kB"),
+    ];
+    UNITS
+        .iter()
+        .find(|(unit, _)| bytes >= *unit && bytes % unit == 0)
+        .map_or_else(|| format!("{bytes} bytes"), |(unit, name)| format!("{} {name}", bytes / unit))
+}
+
+/// What a run may use.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// The time limit; then the run is stopped.
+    pub time: Duration,
+    /// How `time` is measured (wall time whatever this says without a sandbox).
+    pub timing: Timing,
+    /// Bytes of stdout kept; a program that prints more is stopped.
+    pub stdout: usize,
+    /// Bytes of stderr kept, from its end.
+    pub stderr: usize,
+    pub isolation: Isolation,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            time: Duration::from_secs(10),
+            timing: Timing::Cpu,
+            stdout: 1 << 20,
+            stderr: 64 << 10,
+            isolation: isolation(),
+        }
+    }
+}
+
+impl Limits {
+    /// How the time limit is measured in fact: the CPU time needs the sandbox.
+    pub fn effective_timing(&self) -> Timing {
+        if self.isolation.is_sandbox() { self.timing } else { Timing::Wall }
+    }
+}
+
+/// For a CPU-time limit: a run whose CPU time has not grown for this long (3 times the limit, from
+/// 1 s to 60 s) is stopped for making no progress (it sleeps, or waits for what never comes).
+pub fn stall_window(limit: Duration) -> Duration {
+    (limit * 3).clamp(Duration::from_secs(1), Duration::from_secs(60))
+}
+
+/// For a CPU-time limit: no run goes on past 10 times the limit plus 10 s of wall time, whatever it
+/// does (a machine 10 times over-committed still gives an honest program its CPU time before).
+pub fn wall_backstop(limit: Duration) -> Duration {
+    limit * 10 + Duration::from_secs(10)
+}
+
+/// How a run ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ending {
+    Exited(i32),
+    /// Killed by a signal it did not get from us.
+    Signalled(i32),
+    /// Stopped at the time limit.
+    TimedOut,
+    /// Stopped by the wall-clock backstop of a CPU-time limit: it used little CPU for a long time.
+    NoProgress { wall: Duration, cpu: Duration },
+    /// Stopped because it printed more than the limit.
+    OutputLimit,
+    /// It failed for want of memory at the sandbox's memory limit.
+    MemoryLimit,
+    /// It wrote a file up to the sandbox's file-size limit.
+    FileSizeLimit,
+    /// It could not be started at all (no such program, not executable, no sandbox, ...).
+    NotStarted(String),
+}
+
+impl Ending {
+    /// `exit status 1`, `killed by signal 11 (SIGSEGV)`, `memory limit 1 GB`, ...: for reports.
+    pub fn describe(&self, limits: &Limits) -> String {
+        let seconds = limits.time.as_secs_f64();
+        let resources = match limits.isolation {
+            Isolation::Sandbox(resources) => resources,
+            Isolation::ProcessGroup => Resources::default(),
+        };
+        match self {
+            Ending::Exited(code) => format!("exit status {code}"),
+            Ending::Signalled(signal) => format!("killed by signal {signal}{}", signal_name(*signal)),
+            Ending::TimedOut => match limits.effective_timing() {
+                Timing::Cpu => format!("stopped at the CPU time limit of {seconds} s"),
+                Timing::Wall => format!("stopped after the time limit of {seconds} s"),
+            },
+            Ending::NoProgress { wall, cpu } => format!(
+                "no progress: stopped after {:.1} s of wall time with {:.2} s of CPU time (the limit is {seconds} s of CPU time)",
+                wall.as_secs_f64(),
+                cpu.as_secs_f64()
+            ),
+            Ending::OutputLimit => format!("stopped after printing more than {} bytes", limits.stdout),
+            Ending::MemoryLimit => format!("memory limit {}", size_text(resources.memory)),
+            Ending::FileSizeLimit => format!("file size limit {}", size_text(resources.file_size)),
+            Ending::NotStarted(why) => format!("could not be started: {why}"),
+        }
+    }
+
+    /// Whether the run hit a limit of time (the time limit, or its wall-clock backstop).
+    pub fn is_time_out(&self) -> bool {
+        matches!(self, Ending::TimedOut | Ending::NoProgress { .. })
+    }
+
+    /// Whether the run hit a resource limit of the sandbox (memory, file size).
+    pub fn is_resource_limit(&self) -> bool {
+        matches!(self, Ending::MemoryLimit | Ending::FileSizeLimit)
+    }
+}
+
+fn signal_name(signal: i32) -> &'static str {
+    match signal {
+        libc::SIGABRT => " (SIGABRT)",
+        libc::SIGBUS => " (SIGBUS)",
+        libc::SIGFPE => " (SIGFPE)",
+        libc::SIGKILL => " (SIGKILL)",
+        libc::SIGSEGV => " (SIGSEGV)",
+        libc::SIGTERM => " (SIGTERM)",
+        libc::SIGPIPE => " (SIGPIPE)",
+        libc::SIGINT => " (SIGINT)",
+        libc::SIGXCPU => " (SIGXCPU)",
+        libc::SIGXFSZ => " (SIGXFSZ)",
+        _ => "",
+    }
+}
+
+/// What a run left behind.
+#[derive(Clone, Debug)]
+pub struct Run {
+    /// At most `Limits::stdout` bytes.
+    pub stdout: Vec<u8>,
+    /// The last `Limits::stderr` bytes at most.
+    pub stderr: Vec<u8>,
+    pub ending: Ending,
+    /// Wall time.
+    pub elapsed: Duration,
+    /// CPU time of every process of the run (sandboxed runs only).
+    pub cpu: Option<Duration>,
+}
+
+impl Run {
+    /// The last `count` non-empty lines of stderr, for reports.
+    pub fn stderr_tail(&self, count: usize) -> Vec<String> {
+        last_lines(&self.stderr, count)
+    }
+
+    /// The time the limit is judged on: CPU time in a sandbox with a CPU-time limit, else wall time.
+    pub fn time(&self, limits: &Limits) -> Duration {
+        match (limits.effective_timing(), self.cpu) {
+            (Timing::Cpu, Some(cpu)) => cpu,
+            _ => self.elapsed,
+        }
+    }
+
+    fn not_started(why: String, start: Instant) -> Run {
+        Run {
+            stdout: Vec::new(),
+            stderr: Vec::new(),
+            ending: Ending::NotStarted(why),
+            elapsed: start.elapsed(),
+            cpu: None,
+        }
+    }
+}
+
+/// The last `count` non-empty lines of a stream.
+fn last_lines(bytes: &[u8], count: usize) -> Vec<String> {
+    let text = String::from_utf8_lossy(bytes);
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    lines[lines.len().saturating_sub(count)..]
+        .iter()
+        .map(|l| l.to_string())
+        .collect()
+}
+
+/// Runs a job to its end or its limits; nothing of it is left running when this returns.
+pub fn run(job: &Job, limits: &Limits) -> Run {
+    match limits.isolation {
+        Isolation::Sandbox(resources) => run_sandboxed(job, limits, &resources),
+        Isolation::ProcessGroup => group::run(job, limits),
+    }
+}
+
+/// The sandbox's first limits for a run: the time limit as measured, and its backstops.
+fn deadlines(time: Duration, timing: Timing) -> sandbox::Deadlines {
+    match timing {
+        Timing::Cpu => sandbox::Deadlines {
+            cpu: Some(time),
+            wall: Some(wall_backstop(time)),
+            stall: Some(stall_window(time)),
+        },
+        Timing::Wall => sandbox::Deadlines {
+            cpu: None,
+            wall: Some(time),
+            stall: None,
+        },
+    }
+}
+
+fn run_sandboxed(job: &Job, limits: &Limits, resources: &Resources) -> Run {
+    let start = Instant::now();
+    // The kernel's own per-process CPU limit backs the init's accounting up.
+    let cpu_seconds = (limits.timing == Timing::Cpu).then(|| limits.time.as_secs() + 2);
+    let plan = match sandbox::plan(&job.command, &job.env, resources, cpu_seconds) {
+        Ok(plan) => plan,
+        Err(why) => return Run::not_started(why, start),
+    };
+    let first = deadlines(limits.time, limits.timing);
+    let spawned = match sandbox::spawn(&plan, sandbox::Stdin::Null, first) {
+        Ok(spawned) => spawned,
+        Err(error) => return Run::not_started(error.0, start),
+    };
+    let sandbox::Spawned {
+        mut sandbox,
+        stdout,
+        stderr,
+        ..
+    } = spawned;
+    let pid = sandbox.pid();
+    let flooded = Arc::new(AtomicBool::new(false));
+    let (stdout_capture, stdout_reader) = {
+        let (flooded, cap) = (Arc::clone(&flooded), limits.stdout);
+        read_into(stdout, move |capture| {
+            if capture.bytes.len() > cap {
+                capture.bytes.truncate(cap);
+                flooded.store(true, Ordering::SeqCst);
+                // SAFETY: kill takes plain integers; the init is not reaped before this thread ends.
+                unsafe { libc::kill(pid, libc::SIGKILL) };
+                false
+            } else {
+                true
+            }
+        })
+    };
+    let (stderr_capture, stderr_reader) = read_into(stderr, stderr_trimmer(limits.stderr));
+    // The init ends the run at its limits; this wait is only in case it cannot.
+    let longest = first.wall.unwrap_or(limits.time) + Duration::from_secs(30);
+    let last = sandbox.finish(Some(longest));
+    if last.is_none() {
+        sandbox.kill();
+    }
+    // Every process of the run is gone once the init has reported (or was killed): the pipes have
+    // no writer left, and everything printed is read to its end.
+    let _ = stdout_reader.join();
+    let _ = stderr_reader.join();
+    sandbox.reap();
+    let elapsed = start.elapsed();
+    let take = |capture: &Arc<Mutex<Capture>>| {
+        capture
+            .lock()
+            .map(|mut c| std::mem::take(&mut c.bytes))
+            .unwrap_or_default()
+    };
+    let (stdout, stderr) = (take(&stdout_capture), take(&stderr_capture));
+    let (ending, cpu) = sandboxed_ending(last, flooded.load(Ordering::SeqCst), limits, elapsed, &stderr);
+    Run {
+        stdout,
+        stderr,
+        ending,
+        elapsed,
+        cpu,
+    }
+}
+
+/// How a sandboxed run ended, from the init's last word.
+fn sandboxed_ending(
+    last: Option<sandbox::Final>,
+    flooded: bool,
+    limits: &Limits,
+    elapsed: Duration,
+    stderr: &[u8],
+) -> (Ending, Option<Duration>) {
+    use sandbox::{Cause, Final};
+    let (cause, status, cpu) = match last {
+        _ if flooded => return (Ending::OutputLimit, None),
+        None => {
+            return (
+                Ending::NotStarted("the sandbox stopped answering".to_string()),
+                None,
+            );
+        }
+        Some(Final::NotStarted(why)) => return (Ending::NotStarted(why), None),
+        Some(Final::Ended { cause, status, cpu }) => (cause, status, cpu),
+    };
+    let ending = match cause {
+        Cause::CpuLimit => Ending::TimedOut,
+        Cause::WallLimit if limits.timing == Timing::Wall => Ending::TimedOut,
+        Cause::WallLimit | Cause::Stalled => Ending::NoProgress { wall: elapsed, cpu },
+        Cause::Exited if limits.timing == Timing::Cpu && cpu > limits.time => Ending::TimedOut,
+        Cause::Exited if libc::WIFEXITED(status) => Ending::Exited(libc::WEXITSTATUS(status)),
+        Cause::Exited if libc::WIFSIGNALED(status) => match libc::WTERMSIG(status) {
+            libc::SIGXCPU => Ending::TimedOut,
+            signal => Ending::Signalled(signal),
+        },
+        Cause::Exited => Ending::NotStarted("no exit status".to_string()),
+    };
+    (resource_limit(ending, stderr), Some(cpu))
+}
+
+/// A failed run that hit a limit of the sandbox: the kernel refuses memory past RLIMIT_AS and kills
+/// (or refuses) a write past RLIMIT_FSIZE, and each language then says so in its own words.
+fn resource_limit(ending: Ending, stderr: &[u8]) -> Ending {
+    let failed = match ending {
+        Ending::Exited(code) => code != 0,
+        Ending::Signalled(libc::SIGXFSZ) => return Ending::FileSizeLimit,
+        Ending::Signalled(_) => true,
+        _ => false,
+    };
+    if !failed {
+        return ending;
+    }
+    let tail = String::from_utf8_lossy(&stderr[stderr.len().saturating_sub(4096)..]);
+    const MEMORY: [&str; 6] = [
+        "MemoryError",
+        "memory allocation of",
+        "std::bad_alloc",
+        "Cannot allocate memory",
+        "OutOfMemoryError",
+        "out of memory",
+    ];
+    if tail.contains("File too large") || tail.contains("File size limit exceeded") {
+        Ending::FileSizeLimit
+    } else if MEMORY.iter().any(|sign| tail.contains(sign)) {
+        Ending::MemoryLimit
+    } else {
+        ending
+    }
+}
+
+/// Captured bytes of one stream, shared with the thread that reads it.
+#[derive(Default)]
+struct Capture {
+    bytes: Vec<u8>,
+    done: bool,
+}
+
+/// A stderr capture's trimmer: keeps the last `keep` bytes (trimming only past twice that).
+fn stderr_trimmer(keep: usize) -> impl FnMut(&mut Capture) -> bool + Send + 'static {
+    move |capture: &mut Capture| {
+        if capture.bytes.len() > 2 * keep {
+            let cut = capture.bytes.len() - keep;
+            capture.bytes.drain(..cut);
+        }
+        true
+    }
+}
+
+/// Reads a pipe to its end on a thread of its own; `keep_going` trims the capture after each chunk
+/// and says whether to keep what comes next (the rest is read and dropped, so the writer never blocks).
+fn read_into<R, F>(mut pipe: R, mut keep_going: F) -> (Arc<Mutex<Capture>>, thread::JoinHandle<()>)
+where
+    R: Read + Send + 'static,
+    F: FnMut(&mut Capture) -> bool + Send + 'static,
+{
+    let capture = Arc::new(Mutex::new(Capture::default()));
+    let shared = Arc::clone(&capture);
+    let handle = thread::spawn(move || {
+        let mut buffer = [0u8; 16 << 10];
+        let mut keeping = true;
+        loop {
+            match pipe.read(&mut buffer) {
+                Ok(0) => break,
+                Ok(n) if keeping => {
+                    let Ok(mut c) = shared.lock() else { break };
+                    c.bytes.extend_from_slice(&buffer[..n]);
+                    keeping = keep_going(&mut c);
+                }
+                Ok(_) => {}
+                Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(_) => break,
+            }
+        }
+        if let Ok(mut c) = shared.lock() {
+            c.done = true;
+        }
+    });
+    (capture, handle)
+}
+
+/// Whether a command word names a program that can be started: a file when it holds a slash, else a
+/// file in one of PATH's folders.
+pub fn is_runnable(word: &str) -> bool {
+    if word.contains('/') {
+        return Path::new(word).is_file();
+    }
+    std::env::var_os("PATH").is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(word).is_file()))
+}
+
+/// The size in bytes of a file or folder (everything under it), to refuse copying a huge one.
+pub fn entry_size(entry: &Path) -> std::io::Result<u64> {
+    let meta = std::fs::symlink_metadata(entry)?;
+    if !meta.is_dir() {
+        return Ok(meta.len());
+    }
+    std::fs::read_dir(entry)?.try_fold(0, |total, child| Ok(total + entry_size(&child?.path())?))
+}
+
+/// A long-lived program that answers one line per request (the Python helper of the program
+/// players): stdin and stdout as pipes, stderr's tail kept; ended whole when dropped.
+pub struct Session {
+    input: Option<File>,
+    lines: mpsc::Receiver<String>,
+    stderr: Arc<Mutex<Capture>>,
+    process: SessionProcess,
+    limits: Limits,
+    started: Instant,
+}
+
+enum SessionProcess {
+    Sandbox(sandbox::Sandbox),
+    Group(group::Group),
+}
+
+/// Why a session gave no answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Silence {
+    TimedOut,
+    /// The program closed its stdout (it ended, or crashed).
+    Ended,
+}
+
+/// The longest answer line kept; the rest of a longer line is dropped.
+const MAX_LINE: usize = 64 << 10;
+
+impl Session {
+    /// Starts the program; `limits` (time, timing) bound what it does before its first answer.
+    pub fn start(job: &Job, limits: &Limits) -> Result<Session, String> {
+        let (process, input, stdout, stderr) = match limits.isolation {
+            Isolation::Sandbox(resources) => {
+                let plan = sandbox::plan(&job.command, &job.env, &resources, None)?;
+                let first = deadlines(limits.time, limits.timing);
+                let spawned = sandbox::spawn(&plan, sandbox::Stdin::Pipe, first).map_err(|e| e.0)?;
+                (
+                    SessionProcess::Sandbox(spawned.sandbox),
+                    spawned.stdin,
+                    spawned.stdout,
+                    spawned.stderr,
+                )
+            }
+            Isolation::ProcessGroup => {
+                let (group, input, stdout, stderr) = group::Group::start_session(job)?;
+                (SessionProcess::Group(group), Some(input), stdout, stderr)
+            }
+        };
+        let (sender, lines) = mpsc::channel();
+        thread::spawn(move || {
+            let mut reader = std::io::BufReader::new(stdout);
+            let mut line = Vec::new();
+            loop {
+                line.clear();
+                match read_line_capped(&mut reader, &mut line) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {
+                        if sender
+                            .send(String::from_utf8_lossy(&line).trim_end().to_string())
+                            .is_err()
+                        {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+        let (stderr, _) = read_into(stderr, stderr_trimmer(limits.stderr));
+        Ok(Session {
+            input,
+            lines,
+            stderr,
+            process,
+            limits: *limits,
+            started: Instant::now(),
+        })
+    }
+
+    /// Sends one line; false when the program no longer reads.
+    pub fn send(&mut self, line: &str) -> bool {
+        use std::io::Write as _;
+        self.input.as_mut().is_some_and(|input| {
+            input
+                .write_all(format!("{line}\n").as_bytes())
+                .and_then(|()| input.flush())
+                .is_ok()
+        })
+    }
+
+    /// The next line the program writes, waiting at most `limit` of wall time.
+    pub fn receive(&self, limit: Duration) -> Result<String, Silence> {
+        self.lines.recv_timeout(limit).map_err(|error| match error {
+            RecvTimeoutError::Timeout => Silence::TimedOut,
+            RecvTimeoutError::Disconnected => Silence::Ended,
+        })
+    }
+
+    /// Limits what the program does from now on (None: nothing but the requests' own waits) and
+    /// returns the CPU time it has used so far; None without a sandbox, or once it has ended.
+    pub fn limit(&mut self, time: Option<Duration>, timing: Timing) -> Option<Duration> {
+        self.limits.timing = timing;
+        match &mut self.process {
+            SessionProcess::Sandbox(sandbox) => {
+                let next = time.map_or(sandbox::Deadlines::NONE, |time| deadlines(time, timing));
+                sandbox.limit(next)
+            }
+            SessionProcess::Group(_) => None,
+        }
+    }
+
+    /// How the program ended, after it fell silent for good (None: it has not, or nothing is known).
+    pub fn ending(&mut self) -> Option<Ending> {
+        match &mut self.process {
+            SessionProcess::Sandbox(sandbox) => {
+                let last = sandbox.finish(Some(Duration::from_secs(10)))?;
+                let stderr = self.stderr.lock().map(|c| c.bytes.clone()).unwrap_or_default();
+                Some(sandboxed_ending(Some(last), false, &self.limits, self.started.elapsed(), &stderr).0)
+            }
+            SessionProcess::Group(_) => None,
+        }
+    }
+
+    /// The last `count` non-empty lines of its stderr so far.
+    pub fn stderr_tail(&self, count: usize) -> Vec<String> {
+        let bytes = self.stderr.lock().map(|c| c.bytes.clone()).unwrap_or_default();
+        last_lines(&bytes, count)
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        drop(self.input.take());
+        match &mut self.process {
+            SessionProcess::Sandbox(sandbox) => {
+                sandbox.kill();
+                sandbox.reap();
+            }
+            SessionProcess::Group(group) => group.end(),
+        }
+    }
+}
+
+/// Reads up to a newline, keeping at most MAX_LINE bytes of it; 0 at the end of the stream.
+fn read_line_capped(reader: &mut impl std::io::BufRead, line: &mut Vec<u8>) -> std::io::Result<usize> {
+    let mut total = 0;
+    loop {
+        let (done, used) = {
+            let available = reader.fill_buf()?;
+            if available.is_empty() {
+                return Ok(total);
+            }
+            let (chunk, done) = match available.iter().position(|&b| b == b'\n') {
+                Some(end) => (&available[..=end], true),
+                None => (available, false),
+            };
+            let room = MAX_LINE.saturating_sub(line.len());
+            line.extend_from_slice(&chunk[..chunk.len().min(room)]);
+            (done, chunk.len())
+        };
+        reader.consume(used);
+        total += used;
+        if done {
+            return Ok(total);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,622 @@
+//! The sandbox from the grader's side: the plan of a run's namespaces (what it sees, its limits), the
+//! clone that starts its init, the user maps, and the control channel to the init (limits, CPU time,
+//! how the run ended).
+
+use std::ffi::CString;
+use std::fs::File;
+use std::io::{Read, Write};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use libc::c_int;
+
+use super::inside::{self, Plan, Step};
+use super::{Resources, Word, resolve};
+
+/// Where the program lives inside: its home, its working folder, and where copies go.
+pub const HOME: &str = "/home/student";
+/// Room a program may write in its home, /tmp and /dev/shm, each (tmpfs, in memory).
+const WRITABLE: u64 = 64 << 20;
+
+/// Why a sandbox could not be used at all.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct SandboxError(pub String);
+
+/// A command made ready for the sandbox: the plan and the inside paths of the copies.
+pub(super) fn plan(
+    command: &[Word],
+    env: &[(String, String)],
+    resources: &Resources,
+    cpu_seconds: Option<u64>,
+) -> Result<Plan, String> {
+    let first = command.first().ok_or("an empty command")?;
+    let mut steps = vec![Step::Tmpfs {
+        target: c("/newroot"),
+        options: c("mode=0755,size=1m,nr_inodes=4096"),
+    }];
+    for folder in resolve::SYSTEM {
+        let path = Path::new(folder);
+        let Ok(meta) = std::fs::symlink_metadata(path) else { continue };
+        let target = inside_path(path);
+        if meta.file_type().is_symlink() {
+            let link = std::fs::read_link(path).map_err(|e| format!("cannot read {folder}: {e}"))?;
+            steps.push(Step::Symlink {
+                target: c_path(&link),
+                path: target,
+            });
+        } else if meta.is_dir() {
+            steps.push(Step::Bind {
+                source: host_path(path),
+                target,
+                dir: true,
+            });
+        }
+    }
+    // The program and its words: the copies, and the interpreter where it is installed.
+    let home = Path::new(HOME);
+    let copies = super::copies(command);
+    let words = super::words_in(command, home);
+    let (executable, shown) = match first {
+        Word::Text(text) => {
+            let resolved = resolve::program(text)?;
+            (resolved.executable.to_string_lossy().into_owned(), resolved.shown)
+        }
+        Word::Copy { .. } => (words[0].clone(), Vec::new()),
+    };
+    let (argv0, args) = (words[0].clone(), words[1..].to_vec());
+    let mut shown_sorted: Vec<PathBuf> = shown
+        .into_iter()
+        .chain(super::visible().into_iter().filter_map(|p| std::fs::canonicalize(p).ok()))
+        .filter(|p| !resolve::is_system(p))
+        .collect();
+    shown_sorted.sort();
+    shown_sorted.dedup();
+    let nested: Vec<PathBuf> = shown_sorted
+        .iter()
+        .filter(|p| shown_sorted.iter().any(|q| q != *p && p.starts_with(q)))
+        .cloned()
+        .collect();
+    shown_sorted.retain(|p| !nested.contains(p));
+    steps.push(Step::Tmpfs {
+        target: c("/newroot/dev"),
+        options: c("mode=0755,size=64k,nr_inodes=64"),
+    });
+    for device in ["null", "zero", "full", "random", "urandom"] {
+        let path = Path::new("/dev").join(device);
+        if path.exists() {
+            steps.push(Step::Bind {
+                source: host_path(&path),
+                target: inside_path(&path),
+                dir: false,
+            });
+        }
+    }
+    for (name, target) in [
+        ("fd", "/proc/self/fd"),
+        ("stdin", "/proc/self/fd/0"),
+        ("stdout", "/proc/self/fd/1"),
+        ("stderr", "/proc/self/fd/2"),
+    ] {
+        steps.push(Step::Symlink {
+            target: c(target),
+            path: c(&format!("/newroot/dev/{name}")),
+        });
+    }
+    let small = format!("size={WRITABLE},nr_inodes=16384");
+    steps.push(Step::Tmpfs {
+        target: c("/newroot/dev/shm"),
+        options: c(&format!("mode=1777,{small}")),
+    });
+    steps.push(Step::Tmpfs {
+        target: c("/newroot/tmp"),
+        options: c(&format!("mode=1777,{small}")),
+    });
+    steps.push(Step::Dir { path: c("/newroot/home") });
+    let copied: u64 = copies
+        .iter()
+        .map(|(source, _, _)| super::entry_size(source).unwrap_or(0))
+        .sum();
+    steps.push(Step::Tmpfs {
+        target: inside_path(Path::new(HOME)),
+        options: c(&format!(
+            "mode=0755,uid={id},gid={id},size={},nr_inodes=16384",
+            WRITABLE + copied,
+            id = inside::INSIDE_ID
+        )),
+    });
+    // After the tmpfs mounts, so that a folder shown under /tmp stays visible.
+    for shown in &shown_sorted {
+        let mut parent = PathBuf::from("/");
+        for part in shown.parent().into_iter().flat_map(Path::components).skip(1) {
+            parent.push(part);
+            steps.push(Step::Dir { path: inside_path(&parent) });
+        }
+        steps.push(Step::Bind {
+            source: host_path(shown),
+            target: inside_path(shown),
+            dir: shown.is_dir(),
+        });
+    }
+    for (source, contents, relative) in &copies {
+        let source = std::path::absolute(source).map_err(|e| format!("cannot resolve {}: {e}", source.display()))?;
+        if !source.is_file() && !source.is_dir() {
+            return Err(format!("no such file or folder: {}", source.display()));
+        }
+        let (source, target) = (host_path(&source), inside_path(&home.join(relative)));
+        steps.push(if *contents {
+            Step::CopyContents { source, target }
+        } else {
+            Step::Copy { source, target }
+        });
+    }
+    steps.push(Step::Proc { target: c("/newroot/proc") });
+
+    let mut path_env: Vec<String> = shown_sorted
+        .iter()
+        .filter(|shown| shown.is_dir())
+        .map(|folder| folder.join("bin"))
+        .filter(|bin| bin.is_dir())
+        .map(|bin| bin.to_string_lossy().into_owned())
+        .collect();
+    path_env.extend(["/usr/local/bin", "/usr/bin", "/bin"].map(String::from));
+    let lang = std::env::var("LANG")
+        .ok()
+        .filter(|l| l.chars().all(|ch| ch.is_ascii_alphanumeric() || "._-@".contains(ch)))
+        .unwrap_or_else(|| "C.UTF-8".to_string());
+    let mut environment = vec![
+        ("PATH".to_string(), path_env.join(":")),
+        ("HOME".to_string(), HOME.to_string()),
+        ("LANG".to_string(), lang),
+        ("TMPDIR".to_string(), "/tmp".to_string()),
+    ];
+    for (key, value) in env {
+        environment.retain(|(k, _)| k != key);
+        environment.push((key.clone(), value.clone()));
+    }
+
+    let mut strings: Vec<CString> = Vec::new();
+    let argv_strings: Vec<CString> = std::iter::once(argv0).chain(args).map(|a| c(&a)).collect();
+    let env_strings: Vec<CString> = environment.iter().map(|(k, v)| c(&format!("{k}={v}"))).collect();
+    let argv: Vec<*const libc::c_char> = argv_strings
+        .iter()
+        .map(|s| s.as_ptr())
+        .chain(std::iter::once(std::ptr::null()))
+        .collect();
+    let envp: Vec<*const libc::c_char> = env_strings
+        .iter()
+        .map(|s| s.as_ptr())
+        .chain(std::iter::once(std::ptr::null()))
+        .collect();
+    strings.extend(argv_strings);
+    strings.extend(env_strings);
+
+    let mut rlimits = vec![
+        (libc::RLIMIT_AS as c_int, resources.memory),
+        (libc::RLIMIT_FSIZE as c_int, resources.file_size),
+        (libc::RLIMIT_NOFILE as c_int, resources.open_files),
+        (libc::RLIMIT_NPROC as c_int, resources.processes),
+        (libc::RLIMIT_CORE as c_int, 0),
+    ];
+    if let Some(seconds) = cpu_seconds {
+        rlimits.push((libc::RLIMIT_CPU as c_int, seconds));
+    }
+    // A hard limit can only be lowered.
+    for (resource, value) in &mut rlimits {
+        // SAFETY: getrlimit writes the structure it is given.
+        let mut current: libc::rlimit = unsafe { std::mem::zeroed() };
+        if unsafe { libc::getrlimit(*resource as _, &mut current) } == 0 {
+            *value = (*value).min(current.rlim_max);
+        }
+    }
+    // SAFETY: sysconf only reads a value.
+    let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
+    Ok(Plan {
+        steps,
+        program: c(&executable),
+        argv,
+        envp,
+        workdir: c(HOME),
+        rlimits,
+        tick_ns: 1_000_000_000 / ticks,
+        _strings: strings,
+    })
+}
+
+fn c(text: &str) -> CString {
+    CString::new(text.replace('\0', "")).unwrap_or_default()
+}
+
+fn c_path(path: &Path) -> CString {
+    let bytes: Vec<u8> = path.as_os_str().as_bytes().iter().copied().filter(|&b| b != 0).collect();
+    CString::new(bytes).unwrap_or_default()
+}
+
+/// A host path as the init sees it while it builds the new root.
+fn host_path(path: &Path) -> CString {
+    c_path(&Path::new("/oldroot").join(path.strip_prefix("/").unwrap_or(path)))
+}
+
+/// A path of the program's file system as the init sees it while building it.
+fn inside_path(path: &Path) -> CString {
+    c_path(&Path::new("/newroot").join(path.strip_prefix("/").unwrap_or(path)))
+}
+
+/// What the program's stdin is.
+pub(super) enum Stdin {
+    Null,
+    Pipe,
+}
+
+/// The first limits, and later ones (a session's move): none is `inside::NEVER`.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Deadlines {
+    /// CPU time the run may still use, from now.
+    pub cpu: Option<Duration>,
+    /// Wall time from now.
+    pub wall: Option<Duration>,
+    /// Wall time without any CPU time used after which the run is stopped.
+    pub stall: Option<Duration>,
+}
+
+impl Deadlines {
+    pub const NONE: Deadlines = Deadlines {
+        cpu: None,
+        wall: None,
+        stall: None,
+    };
+
+    fn command(&self, kind: u64, cpu_used: u64) -> [u64; 4] {
+        let ns = |d: Duration| d.as_nanos().min(u64::MAX as u128 / 2) as u64;
+        [
+            kind,
+            self.cpu.map_or(inside::NEVER, |d| cpu_used + ns(d)),
+            self.wall.map_or(inside::NEVER, |d| monotonic_ns() + ns(d)),
+            self.stall.map_or(0, ns),
+        ]
+    }
+}
+
+/// How the init ended a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Cause {
+    Exited,
+    CpuLimit,
+    WallLimit,
+    Stalled,
+}
+
+/// The init's last word: why, the program's wait status, the CPU time of the whole run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Final {
+    Ended { cause: Cause, status: c_int, cpu: Duration },
+    /// The sandbox could not be built, or the program not started.
+    NotStarted(String),
+}
+
+/// A live sandbox: its init's pid and the control channel. Dropping it ends the run.
+pub(super) struct Sandbox {
+    pid: libc::pid_t,
+    commands: File,
+    records: File,
+    last: Option<Final>,
+    reaped: bool,
+    plan_steps: Vec<String>,
+}
+
+/// A started sandbox and the grader's ends of the program's pipes.
+pub(super) struct Spawned {
+    pub sandbox: Sandbox,
+    pub stdin: Option<File>,
+    pub stdout: File,
+    pub stderr: File,
+}
+
+fn pipe() -> std::io::Result<(OwnedFd, OwnedFd)> {
+    let mut fds = [0 as c_int; 2];
+    // SAFETY: pipe2 writes two descriptors into the array.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    // SAFETY: both descriptors are new and ours.
+    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
+}
+
+/// A pipe whose write end the grader keeps open until it dies: each init watches the read end, and
+/// ends its run when the grader is gone however it went (SIGKILL included).
+fn lifeline() -> std::io::Result<RawFd> {
+    static LIFELINE: OnceLock<Result<(OwnedFd, OwnedFd), String>> = OnceLock::new();
+    match LIFELINE.get_or_init(|| pipe().map_err(|e| e.to_string())) {
+        Ok((read, _write)) => Ok(read.as_raw_fd()),
+        Err(error) => Err(std::io::Error::other(error.clone())),
+    }
+}
+
+pub(super) fn monotonic_ns() -> u64 {
+    let mut time = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: clock_gettime writes the timespec it is given.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut time) };
+    time.tv_sec as u64 * 1_000_000_000 + time.tv_nsec as u64
+}
+
+const NAMESPACES: c_int = libc::CLONE_NEWUSER
+    | libc::CLONE_NEWPID
+    | libc::CLONE_NEWNS
+    | libc::CLONE_NEWNET
+    | libc::CLONE_NEWIPC
+    | libc::CLONE_NEWUTS;
+
+/// Starts a sandbox on a plan: its init is cloned into new namespaces, given its user maps, and told
+/// to go with the first limits.
+pub(super) fn spawn(plan: &Plan, stdin: Stdin, first: Deadlines) -> Result<Spawned, SandboxError> {
+    let io = |what: &str, e: std::io::Error| SandboxError(format!("cannot start the sandbox: {what}: {e}"));
+    let lifeline = lifeline().map_err(|e| io("a pipe", e))?;
+    let (stdin_inside, stdin_ours) = match stdin {
+        Stdin::Null => (
+            OwnedFd::from(File::open("/dev/null").map_err(|e| io("/dev/null", e))?),
+            None,
+        ),
+        Stdin::Pipe => {
+            let (read, write) = pipe().map_err(|e| io("a pipe", e))?;
+            (read, Some(write))
+        }
+    };
+    let (stdout_ours, stdout_inside) = pipe().map_err(|e| io("a pipe", e))?;
+    let (stderr_ours, stderr_inside) = pipe().map_err(|e| io("a pipe", e))?;
+    let (commands_inside, commands_ours) = pipe().map_err(|e| io("a pipe", e))?;
+    let (records_ours, records_inside) = pipe().map_err(|e| io("a pipe", e))?;
+    let fds = [
+        stdin_inside.as_raw_fd(),
+        stdout_inside.as_raw_fd(),
+        stderr_inside.as_raw_fd(),
+        commands_inside.as_raw_fd(),
+        records_inside.as_raw_fd(),
+        lifeline,
+    ];
+    // SAFETY: a raw clone, like fork: the child runs only `inside::init`, which makes system calls
+    // on memory prepared above and never returns.
+    let pid = unsafe { libc::syscall(libc::SYS_clone, (NAMESPACES | libc::SIGCHLD) as libc::c_long, 0, 0, 0, 0) };
+    if pid == 0 {
+        inside::init(plan, fds);
+    }
+    if pid < 0 {
+        return Err(clone_refused(std::io::Error::last_os_error()));
+    }
+    let pid = pid as libc::pid_t;
+    drop((stdin_inside, stdout_inside, stderr_inside, commands_inside, records_inside));
+    let mut sandbox = Sandbox {
+        pid,
+        commands: File::from(commands_ours),
+        records: File::from(records_ours),
+        last: None,
+        reaped: false,
+        plan_steps: plan.steps.iter().map(describe_step).collect(),
+    };
+    map_users(pid)?;
+    sandbox.send(first.command(inside::CMD_GO, 0));
+    Ok(Spawned {
+        sandbox,
+        stdin: stdin_ours.map(File::from),
+        stdout: File::from(stdout_ours),
+        stderr: File::from(stderr_ours),
+    })
+}
+
+fn clone_refused(error: std::io::Error) -> SandboxError {
+    let why = match error.raw_os_error() {
+        Some(libc::ENOSPC) => {
+            "user namespaces are turned off here (user.max_user_namespaces is 0): `sysctl -w user.max_user_namespaces=10000` turns them on"
+        }
+        Some(libc::EPERM) | Some(libc::EACCES) => {
+            "this user may not create user namespaces: `sysctl -w kernel.unprivileged_userns_clone=1` (Debian before 11), or a security policy (AppArmor, SELinux, a container's seccomp profile) must allow them"
+        }
+        Some(libc::EINVAL) => "this kernel has no user or PID namespaces (it needs CONFIG_USER_NS and CONFIG_PID_NS)",
+        _ => "",
+    };
+    SandboxError(format!(
+        "cannot start the sandbox: clone: {error}{}{why}; or run with --no-sandbox (the runs are then not isolated)",
+        if why.is_empty() { "" } else { ": " }
+    ))
+}
+
+/// The user maps of a new sandbox. As root: the init stays root (of its namespace only) and the
+/// program runs as an unprivileged user (nobody outside); otherwise both are the grader's user.
+fn map_users(pid: libc::pid_t) -> Result<(), SandboxError> {
+    let write = |file: &str, text: &str| -> std::io::Result<()> {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(format!("/proc/{pid}/{file}"))?
+            .write_all(text.as_bytes())
+    };
+    let id = inside::INSIDE_ID;
+    // SAFETY: geteuid and getegid only read.
+    let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
+    let refused = |file: &str, e: std::io::Error| {
+        SandboxError(format!(
+            "cannot start the sandbox: writing /proc/PID/{file}: {e}: this user may not map ids in a user namespace; or run with --no-sandbox (the runs are then not isolated)"
+        ))
+    };
+    if uid == 0
+        && write("uid_map", &format!("0 0 1\n{id} {NOBODY} 1\n")).is_ok()
+        && write("gid_map", &format!("0 0 1\n{id} {NOBODY} 1\n")).is_ok()
+    {
+        return Ok(());
+    }
+    write("setgroups", "deny").map_err(|e| refused("setgroups", e))?;
+    write("uid_map", &format!("{id} {uid} 1\n")).map_err(|e| refused("uid_map", e))?;
+    write("gid_map", &format!("{id} {gid} 1\n")).map_err(|e| refused("gid_map", e))
+}
+
+/// The user and group a root grader's programs run as, outside their namespace.
+const NOBODY: u32 = 65534;
+
+fn describe_step(step: &Step) -> String {
+    let show = |s: &CString| {
+        let text = s.to_string_lossy();
+        let text = text
+            .strip_prefix("/oldroot")
+            .or_else(|| text.strip_prefix("/newroot"))
+            .unwrap_or(&text)
+            .to_string();
+        if text.is_empty() { "/".to_string() } else { text }
+    };
+    match step {
+        Step::Tmpfs { target, .. } => format!("mount a tmpfs on {}", show(target)),
+        Step::Dir { path } => format!("make the folder {}", show(path)),
+        Step::Symlink { path, .. } => format!("make the link {}", show(path)),
+        Step::Bind { source, .. } => format!("show {} read-only", show(source)),
+        Step::Copy { source, .. } | Step::CopyContents { source, .. } => format!("copy {}", show(source)),
+        Step::Proc { .. } => "mount /proc for the sandbox's processes".to_string(),
+    }
+}
+
+impl Sandbox {
+    fn send(&mut self, command: [u64; 4]) -> bool {
+        let bytes: Vec<u8> = command.iter().flat_map(|v| v.to_ne_bytes()).collect();
+        self.commands.write_all(&bytes).is_ok()
+    }
+
+    /// The next record, waiting at most `wait` (None: as long as it takes); None when the init is
+    /// gone or silent.
+    fn record(&mut self, wait: Option<Duration>) -> Option<[u64; 4]> {
+        if let Some(wait) = wait {
+            let mut polled = libc::pollfd {
+                fd: self.records.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            let timeout = wait.as_millis().min(i32::MAX as u128) as c_int;
+            // SAFETY: poll reads and writes the one pollfd it is given.
+            if unsafe { libc::poll(&mut polled, 1, timeout) } <= 0 {
+                return None;
+            }
+        }
+        let mut bytes = [0u8; 32];
+        self.records.read_exact(&mut bytes).ok()?;
+        let mut record = [0u64; 4];
+        for (value, chunk) in record.iter_mut().zip(bytes.chunks_exact(8)) {
+            *value = u64::from_ne_bytes(chunk.try_into().unwrap_or_default());
+        }
+        Some(record)
+    }
+
+    /// Reads records until one of the kind wanted (keeping the last word, should it come first).
+    fn expect(&mut self, kind: u64, wait: Option<Duration>) -> Option<[u64; 4]> {
+        loop {
+            let record = self.record(wait)?;
+            self.note(record);
+            if record[0] == kind {
+                return Some(record);
+            }
+            if self.last.is_some() {
+                return None;
+            }
+        }
+    }
+
+    fn note(&mut self, record: [u64; 4]) {
+        let text = |errno: u64| std::io::Error::from_raw_os_error(errno as i32).to_string();
+        match record[0] {
+            inside::REC_FINAL => {
+                let cause = match record[1] {
+                    inside::END_CPU => Cause::CpuLimit,
+                    inside::END_WALL => Cause::WallLimit,
+                    inside::END_STALLED => Cause::Stalled,
+                    _ => Cause::Exited,
+                };
+                if !matches!(self.last, Some(Final::NotStarted(_))) {
+                    self.last = Some(Final::Ended {
+                        cause,
+                        status: record[2] as c_int,
+                        cpu: Duration::from_nanos(record[3]),
+                    });
+                }
+            }
+            inside::REC_SETUP_FAILED => {
+                let step = match record[1] {
+                    inside::SETUP_PRIVATE => "make its mounts private".to_string(),
+                    inside::SETUP_BASE => "mount a tmpfs on /tmp for the new root".to_string(),
+                    inside::SETUP_PIVOT | inside::SETUP_ROOT => "change its root folder".to_string(),
+                    inside::SETUP_PROC => "open /proc".to_string(),
+                    inside::SETUP_WORKDIR => format!("enter {HOME}"),
+                    inside::SETUP_CLONE => "start the program".to_string(),
+                    index => self
+                        .plan_steps
+                        .get(index as usize)
+                        .cloned()
+                        .unwrap_or_else(|| format!("step {index}")),
+                };
+                self.last = Some(Final::NotStarted(format!(
+                    "the sandbox could not {step}: {}",
+                    text(record[2])
+                )));
+            }
+            inside::REC_EXEC_FAILED => {
+                self.last = Some(Final::NotStarted(text(record[1])));
+            }
+            _ => {}
+        }
+    }
+
+    /// Sets the limits from now on; returns the CPU time used so far (None: the run has ended).
+    pub fn limit(&mut self, deadlines: Deadlines) -> Option<Duration> {
+        let used = self.cpu()?;
+        let ns = used.as_nanos() as u64;
+        if !self.send(deadlines.command(inside::CMD_LIMITS, ns)) {
+            return None;
+        }
+        Some(used)
+    }
+
+    /// The CPU time used so far by everything in the sandbox; None once the run has ended.
+    pub fn cpu(&mut self) -> Option<Duration> {
+        if self.last.is_some() || !self.send([inside::CMD_QUERY, 0, 0, 0]) {
+            return None;
+        }
+        self.expect(inside::REC_READING, Some(Duration::from_secs(10)))
+            .map(|record| Duration::from_nanos(record[1]))
+    }
+
+    /// How the run ended, waiting for it at most `wait` (None: as long as it takes).
+    pub fn finish(&mut self, wait: Option<Duration>) -> Option<Final> {
+        if self.last.is_none() {
+            self.expect(inside::REC_FINAL, wait);
+        }
+        self.last.clone()
+    }
+
+    /// The init's pid, to stop the run from another thread (before `reap`).
+    pub fn pid(&self) -> libc::pid_t {
+        self.pid
+    }
+
+    /// Ends the run now: the init and with it everything in its namespaces.
+    pub fn kill(&self) {
+        if !self.reaped {
+            // SAFETY: kill takes plain integers; the init is our unreaped child.
+            unsafe { libc::kill(self.pid, libc::SIGKILL) };
+        }
+    }
+
+    /// Waits for the init to be gone (when it is, so is every process of the run).
+    pub fn reap(&mut self) {
+        if !self.reaped {
+            let mut status = 0;
+            // SAFETY: waits for our own child.
+            while unsafe { libc::waitpid(self.pid, &mut status, 0) } < 0
+                && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted
+            {}
+            self.reaped = true;
+        }
+    }
+}
+
+impl Drop for Sandbox {
+    fn drop(&mut self) {
+        self.kill();
+        self.reap();
+    }
+}
