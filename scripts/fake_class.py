@@ -4,8 +4,9 @@
     python3 scripts/fake_class.py students/
     othello grade cases/ --class students/ --run 'python3 {}' --judge strict,tolerant,course
 
-Most students run scripts/lab_reference.py (the project's independent Python lab) and then change its
-output the way real students' programs differ: some harmlessly, some wrongly. Others hang, crash, print
+Most students carry scripts/lab_reference.py (the project's independent Python lab) inside their own
+file, as a real student's file is whole, and change its output the way real students' programs differ:
+some harmlessly, some wrongly. Others hang, crash, print
 without end, or keep state in a file of their working folder. One hands in a folder (with __main__.py)
 instead of a file. EXPECTED gives each one's verdict under the strict, tolerant and course judges.
 """
@@ -14,11 +15,12 @@ import sys
 
 REFERENCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lab_reference.py")
 
-WRAPPER = """import contextlib, io, re, runpy, sys
+WRAPPER = """import contextlib, io, re, sys
+REFERENCE = %r
 buffer, code = io.StringIO(), 0
 with contextlib.redirect_stdout(buffer):
     try:
-        runpy.run_path(%r, run_name="__main__")
+        exec(compile(REFERENCE, "lab_reference.py", "exec"), {"__name__": "__main__"})
     except SystemExit as stop:
         code = stop.code or 0
 text = buffer.getvalue()
@@ -93,7 +95,9 @@ EXPECTED = {name: verdicts for name, (_, verdicts) in {**STUDENTS, **PROGRAMS}.i
 
 def main(folder):
     os.makedirs(folder, exist_ok=True)
-    programs = {name: WRAPPER % (REFERENCE, change) for name, (change, _) in STUDENTS.items()}
+    with open(REFERENCE) as f:
+        reference = f.read()
+    programs = {name: WRAPPER % (reference, change) for name, (change, _) in STUDENTS.items()}
     programs.update({name: program for name, (program, _) in PROGRAMS.items()})
     for name, program in sorted(programs.items()):
         if name in FOLDERS:

@@ -172,7 +172,7 @@ impl Game {
                 let decision = players[side.index()]
                     .choose(self.position)
                     .map_err(|failed| Forfeit { side, failed })?;
-                let seconds = clock.elapsed().as_secs_f64();
+                let seconds = decision.time.unwrap_or_else(|| clock.elapsed()).as_secs_f64();
                 let stats = MoveStats {
                     value: decision.value,
                     nodes: decision.nodes,

@@ -28,6 +28,9 @@ pub struct Decision {
     pub value: Option<Value>,
     /// Positions it examined.
     pub nodes: u64,
+    /// The time the move took by the player's own clock (a program's CPU time in a sandbox), when
+    /// that is not the wall time around it.
+    pub time: Option<std::time::Duration>,
 }
 
 /// Why a player gave no usable move, with the course's Lab 4 codes.
@@ -261,12 +264,12 @@ impl StrategySpec {
         }
     }
 
-    /// The same strategy with a program's clock changed (built-in strategies have none).
-    pub fn with_clock(self, change: impl FnOnce(&mut crate::course::players::Clock)) -> StrategySpec {
+    /// The same strategy with a program's settings changed (built-in strategies have none).
+    pub fn with_program(self, change: impl FnOnce(&mut ProgramSpec)) -> StrategySpec {
         match self {
             StrategySpec::Program(program) => {
                 let mut program = (*program).clone();
-                change(&mut program.clock);
+                change(&mut program);
                 StrategySpec::Program(Arc::new(program))
             }
             other => other,
@@ -289,6 +292,7 @@ impl Strategy for EngineStrategy {
             square: choice.best,
             value: Some(choice.value),
             nodes: choice.nodes,
+            time: None,
         })
     }
 }
@@ -364,6 +368,7 @@ impl Strategy for PreferredStrategy {
             square,
             value: None,
             nodes: position.moves().count() as u64,
+            time: None,
         })
     }
 }
@@ -376,6 +381,7 @@ impl Strategy for RandomStrategy {
             square: self.0.pick_square(position.moves()),
             value: None,
             nodes: 0,
+            time: None,
         })
     }
 }
@@ -406,6 +412,7 @@ impl<F: Fn(Board) -> i32 + Send> Strategy for Maximizer<F> {
                 depth: Some(1),
             }),
             nodes,
+            time: None,
         })
     }
 }
@@ -424,6 +431,7 @@ impl Strategy for FixedDepth {
             square,
             value: Some(self.scoring.value(result.value, self.depth)),
             nodes: result.nodes,
+            time: None,
         })
     }
 }

@@ -155,10 +155,11 @@ fn a_class_is_graded_by_every_judge_as_the_course_would() {
     let rows: Vec<&str> = csv.lines().collect();
     assert_eq!(
         rows[0],
-        "program,cases,strict_passed,tolerant_passed,course_passed,failed,timeouts,crashes,seconds"
+        "program,cases,strict_passed,tolerant_passed,course_passed,failed,timeouts,limits,crashes,seconds,cpu_seconds,isolated"
     );
     assert_eq!(rows.len(), 1 + CLASS.len());
-    assert!(rows.iter().any(|r| r.starts_with("honest,9,9,9,9,0,0,0,")), "{csv}");
+    assert!(rows.iter().any(|r| r.starts_with("honest,9,9,9,9,0,0,0,0,")), "{csv}");
+    assert!(rows.iter().all(|r| r.ends_with(",yes") || r.ends_with(",isolated")), "{csv}");
 
     // The page: the class table, every student, and boards drawn with the differing squares marked.
     let html = std::fs::read_to_string(&html).unwrap();
@@ -191,6 +192,7 @@ fn stable_report(jobs: &str, cases: &Path, students: &Path) -> Vec<Value> {
     for object in &mut objects {
         let object = object.as_object_mut().unwrap();
         object.remove("seconds");
+        object.remove("cpu_seconds");
         // A traceback names the run's scratch folder: keep only how many lines there were.
         if let Some(tail) = object.remove("stderr_tail") {
             object.insert("stderr_lines".into(), tail.as_array().unwrap().len().into());
@@ -381,6 +383,8 @@ fn lab5_cases_are_marked_as_the_course_marks_them() {
         students.to_str().unwrap(),
         "--run",
         "sh {}",
+        "--visible",
+        othello.as_str(),
         "--judge",
         "lab5",
         "--json",

@@ -77,8 +77,13 @@ fn argv_players_get_the_course_codes() {
     ] {
         let path = write(dir.path(), &format!("{name}.sh"), &script);
         let player = format!("argv:sh {}", path.display());
-        // The course's rule: the first failure ends the test.
-        let (status, report) = lab4(&player, &["--games", "3", "--move-time", "0.5"]);
+        // The course's rule: the first failure ends the test. The players ask the othello binary for
+        // their legal moves: it is shown to them.
+        let visible = othello.to_str().unwrap();
+        let (status, report) = lab4(
+            &player,
+            &["--games", "3", "--move-time", "0.5", "--visible", visible],
+        );
         assert_eq!(status, 1, "{name}: {report}");
         let ended = &report["ended_by"];
         let transcript = ended["transcript"].as_str().unwrap();
@@ -113,7 +118,7 @@ fn argv_players_get_the_course_codes() {
     let path = write(dir.path(), "legal.sh", &legal);
     let (status, report) = lab4(
         &format!("argv:sh {}", path.display()),
-        &["--games", "4", "--worst", "4"],
+        &["--games", "4", "--worst", "4", "--visible", othello.to_str().unwrap()],
     );
     assert_eq!(status, 0, "{report}");
     assert_eq!(report["played"], 4);
@@ -150,7 +155,7 @@ fn quickmove_players_are_imported_once_and_timed() {
         (
             "sometimes_slow",
             format!(
-                "import time\n{LEGAL}\ndef quickMove(brd, tkn):\n    if brd.count('.') < 50:\n        time.sleep(0.2)\n    return legal(brd, tkn)[0]\n"
+                "import time\n{LEGAL}\ndef quickMove(brd, tkn):\n    if brd.count('.') < 50:\n        end = time.process_time() + 0.2\n        while time.process_time() < end:\n            pass\n    return legal(brd, tkn)[0]\n"
             ),
             -2,
         ),
@@ -168,6 +173,16 @@ fn quickmove_players_are_imported_once_and_timed() {
             assert!(transcript.ends_with(&code.to_string()), "{name}: {transcript}");
         }
     }
+    // Sleeping is not thinking: the course's moderator counts the CPU time, and so does the sandbox
+    // (0.05 s asleep a move is over a second of wall time a game, against the game's 0.3 s).
+    let sleeper = write(
+        dir.path(),
+        "sleeper.py",
+        &format!("import time\n{LEGAL}\ndef quickMove(brd, tkn):\n    time.sleep(0.05)\n    return legal(brd, tkn)[0]\n"),
+    );
+    let (status, report) = lab4(&format!("quickmove:{}", sleeper.display()), &["--games", "2"]);
+    assert_eq!(status, 0, "{report}");
+    assert!(report["player_seconds"].as_f64().unwrap() < 0.3, "CPU time: {report}");
     // A file that does not import, or imports too slowly, is refused before any game.
     let broken = write(dir.path(), "broken.py", "import no_such_module_here\n");
     common::othello(["lab4", &format!("quickmove:{}", broken.display())])
@@ -178,7 +193,7 @@ fn quickmove_players_are_imported_once_and_timed() {
     let slow = write(
         dir.path(),
         "slow.py",
-        "import time\ntime.sleep(30)\ndef quickMove(b, t):\n    return 19\n",
+        "import time\nend = time.process_time() + 30\nwhile time.process_time() < end:\n    pass\ndef quickMove(b, t):\n    return 19\n",
     );
     common::othello(["lab4", &format!("quickmove:{}", slow.display()), "--import-time", "0.5"])
         .assert()
@@ -394,8 +409,22 @@ fn the_example_players_play_the_same_games_in_all_three_forms() {
         (report["tokens"].clone(), report["worst"].clone())
     };
     let quick = report(format!("quickmove:{}", players.join("quickmove_player.py").display()));
-    let argv = report(format!("argv:python3 {}", players.join("argv_player.py").display()));
-    let strategy = report(format!("strategy:{}", players.join("strategy_player.py").display()));
+    // The argv and strategy players import the quickmove player from their folder.
+    let whole = |player: String| {
+        let (status, report) = lab4(&player, &["--games", "2", "--worst", "2", "--whole-folder"]);
+        assert_eq!(status, 0, "{report}");
+        (report["tokens"].clone(), report["worst"].clone())
+    };
+    let argv = whole(format!("argv:python3 {}", players.join("argv_player.py").display()));
+    let strategy = whole(format!("strategy:{}", players.join("strategy_player.py").display()));
+    // Without its folder, the file alone is refused before any game.
+    common::othello([
+        "lab4",
+        &format!("strategy:{}", players.join("strategy_player.py").display()),
+    ])
+    .assert()
+    .code(2)
+    .stderr(predicates::str::contains("No module named 'quickmove_player'"));
     assert_eq!(quick, argv);
     assert_eq!(quick, strategy);
 }

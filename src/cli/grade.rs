@@ -232,7 +232,7 @@ fn programs(args: &GradeArgs) -> Result<Vec<Program>> {
         find_program(&args.command[0])?;
         return Ok(vec![Program {
             name: args.name.clone().unwrap_or_else(|| shell_words::join(&args.command)),
-            command: crate::runner::command_line(&args.command),
+            command: crate::runner::command_line(&args.command, false),
         }]);
     };
     if !args.command.is_empty() {

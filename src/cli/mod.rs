@@ -302,6 +302,8 @@ impl SandboxArgs {
     pub fn apply(&self) -> Result<crate::runner::Isolation> {
         use crate::runner::{Isolation, Resources};
         let isolation = if self.no_sandbox {
+            // A stop must not leave the programs' process groups running.
+            signals::install();
             Isolation::ProcessGroup
         } else {
             Isolation::Sandbox(Resources {
@@ -363,6 +365,10 @@ pub struct ClockArgs {
     /// (quickmove players' time is always CPU time, as the course's moderator measures it)
     #[arg(long)]
     cpu_time: bool,
+    /// Give each program a copy of its file's whole folder (a student's own folder, with their other
+    /// modules), not of the file alone
+    #[arg(long)]
+    whole_folder: bool,
     #[command(flatten)]
     sandbox: SandboxArgs,
 }
@@ -373,7 +379,9 @@ impl ClockArgs {
         if matches!(spec, crate::strategy::StrategySpec::Program(_)) {
             self.sandbox.apply()?;
         }
-        let spec = spec.clone().with_clock(|clock| {
+        let spec = spec.clone().with_program(|program| {
+            program.whole_folder |= self.whole_folder;
+            let clock = &mut program.clock;
             if self.cpu_time {
                 clock.cpu_time = true;
             }

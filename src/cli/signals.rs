@@ -1,7 +1,8 @@
-//! Temporary files dealt with when the program is stopped by SIGINT, SIGTERM or SIGHUP: the handler
-//! removes each registered one, or renames it into place when it holds whole lines of a log (unlink
-//! and rename are safe in a signal handler), then lets the signal end the program as it would have.
-//! Only SIGKILL, which nothing can catch, can leave one behind.
+//! What a stop by SIGINT, SIGTERM or SIGHUP does before it ends the program as it would have: kills
+//! the process groups of programs run without a sandbox (sandboxes end by themselves when the grader
+//! is gone), and removes each registered temporary file, or renames it into place when it holds
+//! whole lines of a log (kill, unlink and rename are safe in a signal handler). Only SIGKILL, which
+//! nothing can catch, can leave a temporary file behind.
 
 use std::ffi::CString;
 use std::path::Path;
@@ -18,6 +19,7 @@ static TARGETS: [AtomicPtr<libc::c_char>; SLOTS] = [const { AtomicPtr::new(ptr::
 static INSTALL: Once = Once::new();
 
 extern "C" fn remove_and_stop(signal: libc::c_int) {
+    crate::runner::kill_process_groups();
     for (slot, target) in PATHS.iter().zip(&TARGETS) {
         let path = slot.load(Ordering::SeqCst);
         let target = target.load(Ordering::SeqCst);
@@ -38,7 +40,8 @@ extern "C" fn remove_and_stop(signal: libc::c_int) {
     }
 }
 
-fn install() {
+/// Installs the handler (it stays for the program's lifetime).
+pub fn install() {
     INSTALL.call_once(|| {
         for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
             // SAFETY: the handler only calls async-signal-safe functions.

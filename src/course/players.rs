@@ -93,6 +93,9 @@ pub struct ProgramSpec {
     pub form: ProgramForm,
     pub target: String,
     pub clock: Clock,
+    /// Each run gets a copy of the whole folder of the program's file (a student's own folder, with
+    /// their other modules), not of the file alone.
+    pub whole_folder: bool,
     /// Python helpers with the file imported, waiting for their next game.
     helpers: HelperPool,
 }
@@ -148,6 +151,7 @@ impl ProgramSpec {
             form,
             target: target.to_string(),
             clock: Clock::course_default(form),
+            whole_folder: false,
             helpers: HelperPool::default(),
         }
     }
@@ -168,7 +172,7 @@ impl ProgramSpec {
                 if words.is_empty() {
                     return Err(self.error("an empty command"));
                 }
-                Ok(runner::command_line(&words))
+                Ok(runner::command_line(&words, self.whole_folder))
             }
             ProgramForm::QuickMove | ProgramForm::Strategy => {
                 let mode = if self.form == ProgramForm::QuickMove {
@@ -183,7 +187,7 @@ impl ProgramSpec {
                     Word::text("-c"),
                     Word::text(HELPER),
                     Word::text(mode),
-                    Word::copy(file),
+                    Word::copy_of(&file, self.whole_folder),
                 ])
             }
         }
@@ -394,6 +398,7 @@ impl Strategy for ProgramPlayer {
             square,
             value: None,
             nodes: 0,
+            time: Some(elapsed),
         })
     }
 }
@@ -420,7 +425,13 @@ impl Helper {
             stderr: 16 << 10,
             ..Limits::default()
         };
-        let mut session = Session::start(&job, &limits).map_err(|error| Failed::from(Failure::Crashed(error)))?;
+        let mut session = Session::start(&job, &limits).map_err(|error| {
+            Failed::from(Failure::Crashed(if error.starts_with("no such program") {
+                "python3 is not installed (or not in PATH)".to_string()
+            } else {
+                format!("cannot start python3: {error}")
+            }))
+        })?;
         let failed = |session: &Session, why: String| Failed {
             failure: Failure::Crashed(why),
             stderr_tail: session.stderr_tail(5),

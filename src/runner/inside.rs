@@ -542,6 +542,9 @@ unsafe fn start_program(plan: &Plan) -> ! {
             libc::setrlimit(resource as _, &limit);
         }
         libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+        if plan.program.is_empty() {
+            libc::_exit(0);
+        }
         libc::execve(plan.program.as_ptr(), plan.argv.as_ptr(), plan.envp.as_ptr());
         send([REC_EXEC_FAILED, errno() as u64, 0, 0]);
         libc::_exit(127)

@@ -46,12 +46,25 @@ impl Word {
             template: "{}".to_string(),
         }
     }
+
+    /// A copy of a file, alone or with everything in its folder; the word the copy's path.
+    pub fn copy_of(file: &Path, whole_folder: bool) -> Word {
+        match (whole_folder, file.parent(), file.file_name()) {
+            (true, Some(folder), Some(name)) => Word::Copy {
+                source: folder.to_path_buf(),
+                contents: true,
+                template: format!("{{}}/{}", name.to_string_lossy()),
+            },
+            _ => Word::copy(file),
+        }
+    }
 }
 
 /// A command line given for one program (`grade -- COMMAND`, `argv:COMMAND`): its first word, when
 /// given as a path, is the student's program and is copied (unless it is a Python, or in a system
-/// folder: an interpreter); later words that name files or folders are copied (options are not).
-pub fn command_line(words: &[String]) -> Vec<Word> {
+/// folder: an interpreter); later words that name files or folders are copied (options are not);
+/// a file with its whole folder when `whole_folder`.
+pub fn command_line(words: &[String], whole_folder: bool) -> Vec<Word> {
     words
         .iter()
         .enumerate()
@@ -68,7 +81,8 @@ pub fn command_line(words: &[String]) -> Vec<Word> {
                 !word.starts_with('-') && (path.is_file() || path.is_dir())
             };
             if copied {
-                Word::copy(std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()))
+                let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+                Word::copy_of(&absolute, whole_folder && absolute.is_file())
             } else {
                 Word::text(word.clone())
             }
@@ -224,6 +238,11 @@ fn visible() -> Vec<PathBuf> {
     VISIBLE.read().map(|v| v.clone()).unwrap_or_default()
 }
 
+/// Kills the process groups of the runs without a sandbox still going; safe in a signal handler.
+pub fn kill_process_groups() {
+    group::kill_all();
+}
+
 /// Sets how this process's runs are isolated (the command line does, once, from its options).
 pub fn set_isolation(isolation: Isolation) {
     if let Ok(mut current) = ISOLATION.write() {
@@ -236,7 +255,8 @@ pub fn isolation() -> Isolation {
     ISOLATION.read().map_or(Isolation::Sandbox(Resources::default()), |i| *i)
 }
 
-/// Checks once that runs can be sandboxed here: a trivial program is run in a sandbox.
+/// Checks once that runs can be sandboxed here: a sandbox is built, and its program's process ends
+/// without running anything.
 pub fn check_isolation() -> Result<(), SandboxError> {
     static CHECKED: OnceLock<Result<(), SandboxError>> = OnceLock::new();
     if !isolation().is_sandbox() {
@@ -244,11 +264,11 @@ pub fn check_isolation() -> Result<(), SandboxError> {
     }
     CHECKED
         .get_or_init(|| {
-            let job = Job {
-                command: vec![Word::Text("true".to_string())],
+            let probe = Job {
+                command: Vec::new(),
                 env: Vec::new(),
             };
-            let run = run(&job, &Limits::default());
+            let run = run(&probe, &Limits::default());
             match run.ending {
                 Ending::Exited(0) => Ok(()),
                 Ending::NotStarted(why) if why.starts_with("cannot start the sandbox") => Err(SandboxError(why)),

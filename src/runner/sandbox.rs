@@ -26,14 +26,14 @@ const WRITABLE: u64 = 64 << 20;
 #[error("{0}")]
 pub struct SandboxError(pub String);
 
-/// A command made ready for the sandbox: the plan and the inside paths of the copies.
+/// A command made ready for the sandbox; an empty command is the probe: the sandbox is built and
+/// its program's process ends at once, without running anything.
 pub(super) fn plan(
     command: &[Word],
     env: &[(String, String)],
     resources: &Resources,
     cpu_seconds: Option<u64>,
 ) -> Result<Plan, String> {
-    let first = command.first().ok_or("an empty command")?;
     let mut steps = vec![Step::Tmpfs {
         target: c("/newroot"),
         options: c("mode=0755,size=1m,nr_inodes=4096"),
@@ -60,14 +60,14 @@ pub(super) fn plan(
     let home = Path::new(HOME);
     let copies = super::copies(command);
     let words = super::words_in(command, home);
-    let (executable, shown) = match first {
-        Word::Text(text) => {
+    let (executable, shown) = match command.first() {
+        None => (String::new(), Vec::new()),
+        Some(Word::Text(text)) => {
             let resolved = resolve::program(text)?;
             (resolved.executable.to_string_lossy().into_owned(), resolved.shown)
         }
-        Word::Copy { .. } => (words[0].clone(), Vec::new()),
+        Some(Word::Copy { .. }) => (words[0].clone(), Vec::new()),
     };
-    let (argv0, args) = (words[0].clone(), words[1..].to_vec());
     let mut shown_sorted: Vec<PathBuf> = shown
         .into_iter()
         .chain(super::visible().into_iter().filter_map(|p| std::fs::canonicalize(p).ok()))
@@ -179,7 +179,7 @@ pub(super) fn plan(
     }
 
     let mut strings: Vec<CString> = Vec::new();
-    let argv_strings: Vec<CString> = std::iter::once(argv0).chain(args).map(|a| c(&a)).collect();
+    let argv_strings: Vec<CString> = words.iter().map(|a| c(a)).collect();
     let env_strings: Vec<CString> = environment.iter().map(|(k, v)| c(&format!("{k}={v}"))).collect();
     let argv: Vec<*const libc::c_char> = argv_strings
         .iter()
