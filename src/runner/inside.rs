@@ -63,8 +63,11 @@ pub(super) struct Plan {
     pub envp: Vec<*const c_char>,
     pub workdir: CString,
     pub rlimits: Vec<(c_int, u64)>,
-    /// Seconds of CPU clock ticks (for the `cutime` of /proc/PID/stat).
+    /// Nanoseconds of a CPU clock tick (for the `cutime` of /proc/PID/stat).
     pub tick_ns: u64,
+    /// The grader's command line and environment strings (start, end): the init, a copy of the
+    /// grader, wipes them so that /proc/1/cmdline shows nothing of the grader's inside.
+    pub wipe: Vec<(usize, usize)>,
     /// Keeps the strings behind `argv` and `envp` alive.
     pub _strings: Vec<CString>,
 }
@@ -111,6 +114,9 @@ pub(super) fn init(plan: &Plan, fds: [c_int; 6]) -> ! {
     // SAFETY: only system calls on memory the plan owns or on local buffers.
     unsafe {
         arrange_descriptors(fds);
+        for &(start, end) in &plan.wipe {
+            ptr::write_bytes(start as *mut u8, 0, end.saturating_sub(start));
+        }
         reset_signals();
         // The grader writes the user and group maps, then says go with the first limits.
         let Some(go) = receive() else { libc::_exit(0) };

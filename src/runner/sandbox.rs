@@ -222,8 +222,27 @@ pub(super) fn plan(
         workdir: c(HOME),
         rlimits,
         tick_ns: 1_000_000_000 / ticks,
+        wipe: own_strings(),
         _strings: strings,
     })
+}
+
+/// Where this process's command line and environment strings are (fields 48-51 of
+/// /proc/self/stat), read once.
+fn own_strings() -> Vec<(usize, usize)> {
+    static REGIONS: OnceLock<Vec<(usize, usize)>> = OnceLock::new();
+    REGIONS
+        .get_or_init(|| {
+            let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else { return Vec::new() };
+            let Some((_, fields)) = stat.rsplit_once(')') else { return Vec::new() };
+            // Field 3 is the first after the command's parenthesis.
+            let field = |n: usize| fields.split_whitespace().nth(n - 3).and_then(|f| f.parse::<usize>().ok());
+            match (field(48), field(49), field(50), field(51)) {
+                (Some(a), Some(b), Some(c), Some(d)) if a < b && c < d => vec![(a, b), (c, d)],
+                _ => Vec::new(),
+            }
+        })
+        .clone()
 }
 
 fn c(text: &str) -> CString {
