@@ -159,7 +159,10 @@ fn a_class_is_graded_by_every_judge_as_the_course_would() {
     );
     assert_eq!(rows.len(), 1 + CLASS.len());
     assert!(rows.iter().any(|r| r.starts_with("honest,9,9,9,9,0,0,0,0,")), "{csv}");
-    assert!(rows.iter().all(|r| r.ends_with(",yes") || r.ends_with(",isolated")), "{csv}");
+    assert!(
+        rows.iter().all(|r| r.ends_with(",yes") || r.ends_with(",isolated")),
+        "{csv}"
+    );
 
     // The page: the class table, every student, and boards drawn with the differing squares marked.
     let html = std::fs::read_to_string(&html).unwrap();

@@ -226,7 +226,11 @@ print('nothing to see')
     std::thread::sleep(Duration::from_millis(2500));
     assert_eq!(processes_with(&tag), Vec::<String>::new(), "no daemon left");
     assert_eq!(std::fs::read(class.path("grades.csv")).unwrap(), gradebook);
-    assert!(!std::fs::read_to_string(class.path("grades.jsonl")).unwrap().contains("FORGED"));
+    assert!(
+        !std::fs::read_to_string(class.path("grades.jsonl"))
+            .unwrap()
+            .contains("FORGED")
+    );
 }
 
 #[test]
@@ -273,7 +277,10 @@ fn a_memory_hog_gets_the_memory_limit_verdict() {
     assert_eq!(verdicts, ["limit"; 4]);
     let ending = objects.iter().find(|o| o["program"] == "hog").unwrap()["ending"].clone();
     assert_eq!(ending, "memory limit 1 GB");
-    assert!(stdout.contains("LIMIT") && stdout.contains("memory limit 1 GB"), "{stdout}");
+    assert!(
+        stdout.contains("LIMIT") && stdout.contains("memory limit 1 GB"),
+        "{stdout}"
+    );
 }
 
 #[test]
@@ -422,7 +429,10 @@ fn players_that_start_daemons_or_kill_their_parent_play_on_and_leave_nothing() {
     for (form, test) in [("argv", 5), ("quickmove", 6), ("strategy", 7)] {
         let tag = marker(test);
         let source = match form {
-            "argv" => format!("import sys\n{FIRST_LEGAL}\n{}\nprint(first_legal(sys.argv[1], sys.argv[2]))\n", tricks(&tag)),
+            "argv" => format!(
+                "import sys\n{FIRST_LEGAL}\n{}\nprint(first_legal(sys.argv[1], sys.argv[2]))\n",
+                tricks(&tag)
+            ),
             "quickmove" => format!(
                 "{FIRST_LEGAL}\n{}\ndef quickMove(board, token):\n    exec(TRICKS)\n    return first_legal(board, token)\nTRICKS = {:?}\n",
                 tricks(&tag),
@@ -452,7 +462,10 @@ fn players_that_start_daemons_or_kill_their_parent_play_on_and_leave_nothing() {
     }
     // A match of two of them goes on too.
     let tag = marker(8);
-    let source = format!("import sys\n{FIRST_LEGAL}\n{}\nprint(first_legal(sys.argv[1], sys.argv[2]))\n", tricks(&tag));
+    let source = format!(
+        "import sys\n{FIRST_LEGAL}\n{}\nprint(first_legal(sys.argv[1], sys.argv[2]))\n",
+        tricks(&tag)
+    );
     let path = dir.path().join("match_tricks.py");
     std::fs::write(&path, source).unwrap();
     let player = format!("argv:python3 {}", path.display());

@@ -80,10 +80,7 @@ fn argv_players_get_the_course_codes() {
         // The course's rule: the first failure ends the test. The players ask the othello binary for
         // their legal moves: it is shown to them.
         let visible = othello.to_str().unwrap();
-        let (status, report) = lab4(
-            &player,
-            &["--games", "3", "--move-time", "0.5", "--visible", visible],
-        );
+        let (status, report) = lab4(&player, &["--games", "3", "--move-time", "0.5", "--visible", visible]);
         assert_eq!(status, 1, "{name}: {report}");
         let ended = &report["ended_by"];
         let transcript = ended["transcript"].as_str().unwrap();
@@ -178,7 +175,9 @@ fn quickmove_players_are_imported_once_and_timed() {
     let sleeper = write(
         dir.path(),
         "sleeper.py",
-        &format!("import time\n{LEGAL}\ndef quickMove(brd, tkn):\n    time.sleep(0.05)\n    return legal(brd, tkn)[0]\n"),
+        &format!(
+            "import time\n{LEGAL}\ndef quickMove(brd, tkn):\n    time.sleep(0.05)\n    return legal(brd, tkn)[0]\n"
+        ),
     );
     let (status, report) = lab4(&format!("quickmove:{}", sleeper.display()), &["--games", "2"]);
     assert_eq!(status, 0, "{report}");

@@ -11,8 +11,8 @@ use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
 
 use super::display::Progress;
-use super::{Refused, SandboxArgs};
 use super::output::{Output, is_stdout};
+use super::{Refused, SandboxArgs};
 use crate::course::grade::{self, Case, Outcome, Program, Settings, Summary, Verdict};
 use crate::course::judge::Judge;
 use crate::course::report;
@@ -116,7 +116,11 @@ pub fn run(args: GradeArgs) -> Result<()> {
         if judges.len() == 1 { "" } else { "s" },
         judges.iter().map(|j| j.name()).collect::<Vec<_>>().join(", "),
         limits.time.as_secs_f64(),
-        if limits.effective_timing() == Timing::Cpu { " of CPU time" } else { "" },
+        if limits.effective_timing() == Timing::Cpu {
+            " of CPU time"
+        } else {
+            ""
+        },
         settings.jobs,
         isolation.describe()
     ))?;
@@ -216,7 +220,12 @@ fn record(
         }
         progress.finish();
         outputs.text(&format!("{line}\n"))?;
-        outputs.json(&report::summary_json(program, summary, &settings.judges, &settings.limits))?;
+        outputs.json(&report::summary_json(
+            program,
+            summary,
+            &settings.judges,
+            &settings.limits,
+        ))?;
     }
     Ok(())
 }

@@ -315,10 +315,18 @@ impl SandboxArgs {
         };
         for path in &self.visible {
             if !path.exists() {
-                bail!("bad argument {:?}: --visible takes an existing file or folder", path.display().to_string());
+                bail!(
+                    "bad argument {:?}: --visible takes an existing file or folder",
+                    path.display().to_string()
+                );
             }
         }
-        crate::runner::set_visible(self.visible.iter().filter_map(|p| std::path::absolute(p).ok()).collect());
+        crate::runner::set_visible(
+            self.visible
+                .iter()
+                .filter_map(|p| std::path::absolute(p).ok())
+                .collect(),
+        );
         crate::runner::set_isolation(isolation);
         crate::runner::check_isolation()?;
         Ok(isolation)

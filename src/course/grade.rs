@@ -318,7 +318,13 @@ pub fn judge_run(case: &Case, run: &Run, judge: Judge, settings: &Settings) -> J
 pub fn run_case(program: &Program, case: &Case, limits: &Limits) -> Run {
     let mut command = program.command.clone();
     command.extend(case.args.iter().map(Word::text));
-    runner::run(&Job { command, env: Vec::new() }, limits)
+    runner::run(
+        &Job {
+            command,
+            env: Vec::new(),
+        },
+        limits,
+    )
 }
 
 /// Grades every program on every case with `settings.jobs` runs at a time; `report` receives each

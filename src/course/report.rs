@@ -359,7 +359,11 @@ pub fn html(title: &str, pages: &[ProgramPage], cases: &[Case], judges: &[Judge]
         judges.iter().map(|j| j.name()).collect::<Vec<_>>().join(", "),
         limits.time.as_secs_f64()
     );
-    let class = if limits.isolation.is_sandbox() { "" } else { " class=\"warning\"" };
+    let class = if limits.isolation.is_sandbox() {
+        ""
+    } else {
+        " class=\"warning\""
+    };
     let _ = writeln!(out, "<p{class}>Runs: {}.</p>", escape(&limits.isolation.describe()));
     out.push_str("<table class=\"class\"><tr><th>program</th>");
     for judge in judges {
@@ -369,7 +373,9 @@ pub fn html(title: &str, pages: &[ProgramPage], cases: &[Case], judges: &[Judge]
     if lab5 {
         out.push_str("<th>Lab 5 marks</th>");
     }
-    out.push_str("<th>failed</th><th>time-outs</th><th>limits</th><th>crashes</th><th>CPU s</th><th>wall s</th></tr>\n");
+    out.push_str(
+        "<th>failed</th><th>time-outs</th><th>limits</th><th>crashes</th><th>CPU s</th><th>wall s</th></tr>\n",
+    );
     for (index, page) in pages.iter().enumerate() {
         let summary = page.summary;
         let _ = write!(

@@ -38,11 +38,10 @@ struct Registered(Option<usize>);
 
 impl Registered {
     fn new(group: i32) -> Registered {
-        Registered(
-            GROUPS
-                .iter()
-                .position(|slot| slot.compare_exchange(0, group, Ordering::SeqCst, Ordering::SeqCst).is_ok()),
-        )
+        Registered(GROUPS.iter().position(|slot| {
+            slot.compare_exchange(0, group, Ordering::SeqCst, Ordering::SeqCst)
+                .is_ok()
+        }))
     }
 }
 
@@ -76,7 +75,9 @@ impl Scratch {
 
 /// Removes the scratch folders of runs whose process is gone (killed before it could).
 fn sweep_stale() {
-    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else { return };
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+        return;
+    };
     for entry in entries.filter_map(Result::ok) {
         let name = entry.file_name().to_string_lossy().into_owned();
         let Some(pid) = name
@@ -87,7 +88,8 @@ fn sweep_stale() {
             continue;
         };
         // SAFETY: kill with signal 0 only asks whether the process exists.
-        let gone = unsafe { libc::kill(pid, 0) } < 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH);
+        let gone =
+            unsafe { libc::kill(pid, 0) } < 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH);
         if gone {
             let _ = std::fs::remove_dir_all(entry.path());
         }

@@ -43,16 +43,36 @@ pub(super) const INSIDE_ID: u32 = 1000;
 /// One step of building the program's file system; paths are absolute in the init's view, where the
 /// grader's file system is under `/oldroot` and the program's under `/newroot`.
 pub(super) enum Step {
-    Tmpfs { target: CString, options: CString },
-    Dir { path: CString },
-    Symlink { target: CString, path: CString },
+    Tmpfs {
+        target: CString,
+        options: CString,
+    },
+    Dir {
+        path: CString,
+    },
+    Symlink {
+        target: CString,
+        path: CString,
+    },
     /// A host folder or file shown read-only.
-    Bind { source: CString, target: CString, dir: bool },
+    Bind {
+        source: CString,
+        target: CString,
+        dir: bool,
+    },
     /// A host file or folder copied (a folder with everything under it).
-    Copy { source: CString, target: CString },
+    Copy {
+        source: CString,
+        target: CString,
+    },
     /// A host folder's entries copied into an existing folder.
-    CopyContents { source: CString, target: CString },
-    Proc { target: CString },
+    CopyContents {
+        source: CString,
+        target: CString,
+    },
+    Proc {
+        target: CString,
+    },
 }
 
 /// Everything the init needs, prepared by the grader before the clone.
@@ -205,8 +225,7 @@ unsafe fn become_inside_user() {
     // SAFETY (whole function): credential system calls on integers.
     unsafe {
         libc::syscall(libc::SYS_setgroups, 0, ptr::null::<libc::gid_t>());
-        if libc::syscall(libc::SYS_setresgid, id, id, id) < 0 || libc::syscall(libc::SYS_setresuid, id, id, id) < 0
-        {
+        if libc::syscall(libc::SYS_setresgid, id, id, id) < 0 || libc::syscall(libc::SYS_setresuid, id, id, id) < 0 {
             send([REC_EXEC_FAILED, errno() as u64, 0, 0]);
             libc::_exit(127);
         }
@@ -254,7 +273,10 @@ unsafe fn build_root(plan: &Plan) {
         }
         check(libc::chdir(c"/newroot".as_ptr()) as c_long, SETUP_ROOT);
         // pivot_root(".", ".") stacks the old root on the new one; detaching it leaves the new.
-        check(libc::syscall(libc::SYS_pivot_root, c".".as_ptr(), c".".as_ptr()), SETUP_ROOT);
+        check(
+            libc::syscall(libc::SYS_pivot_root, c".".as_ptr(), c".".as_ptr()),
+            SETUP_ROOT,
+        );
         check(libc::umount2(c".".as_ptr(), libc::MNT_DETACH) as c_long, SETUP_ROOT);
         check(libc::chdir(c"/".as_ptr()) as c_long, SETUP_ROOT);
         check(
@@ -502,7 +524,9 @@ unsafe fn copy_folder(source: &CStr, target: &CStr, buffer: &mut [u8], depth: u3
             while offset + 19 < count as usize {
                 let length = u16::from_ne_bytes([entries[offset + 16], entries[offset + 17]]) as usize;
                 let name_start = offset + 19;
-                let name_end = (name_start..offset + length).find(|&i| entries[i] == 0).unwrap_or(name_start);
+                let name_end = (name_start..offset + length)
+                    .find(|&i| entries[i] == 0)
+                    .unwrap_or(name_start);
                 let name = &entries[name_start..name_end];
                 offset += length.max(1);
                 if name.is_empty() || name == b"." || name == b".." {
@@ -513,10 +537,7 @@ unsafe fn copy_folder(source: &CStr, target: &CStr, buffer: &mut [u8], depth: u3
                     result = -1;
                     break 'read;
                 }
-                let (from_c, to_c) = (
-                    CStr::from_ptr(from.as_ptr()),
-                    CStr::from_ptr(to.as_ptr()),
-                );
+                let (from_c, to_c) = (CStr::from_ptr(from.as_ptr()), CStr::from_ptr(to.as_ptr()));
                 if copy_entry(from_c, to_c, buffer, depth + 1) < 0 {
                     result = -1;
                     break 'read;

@@ -95,7 +95,9 @@ pub fn command_line(words: &[String], whole_folder: bool) -> Vec<Word> {
 fn copies(command: &[Word]) -> Vec<(PathBuf, bool, String)> {
     let mut copies: Vec<(PathBuf, bool, String)> = Vec::new();
     for word in command {
-        let Word::Copy { source, contents, .. } = word else { continue };
+        let Word::Copy { source, contents, .. } = word else {
+            continue;
+        };
         if copies.iter().any(|(s, c, _)| s == source && c == contents) {
             continue;
         }
@@ -252,7 +254,9 @@ pub fn set_isolation(isolation: Isolation) {
 
 /// How this process's runs are isolated: a sandbox with the default resources unless set.
 pub fn isolation() -> Isolation {
-    ISOLATION.read().map_or(Isolation::Sandbox(Resources::default()), |i| *i)
+    ISOLATION
+        .read()
+        .map_or(Isolation::Sandbox(Resources::default()), |i| *i)
 }
 
 /// Checks once that runs can be sandboxed here: a sandbox is built, and its program's process ends
@@ -296,8 +300,11 @@ pub fn size_text(bytes: u64) -> String {
     ];
     UNITS
         .iter()
-        .find(|(unit, _)| bytes >= *unit && bytes % unit == 0)
-        .map_or_else(|| format!("{bytes} bytes"), |(unit, name)| format!("{} {name}", bytes / unit))
+        .find(|(unit, _)| bytes >= *unit && bytes.is_multiple_of(*unit))
+        .map_or_else(
+            || format!("{bytes} bytes"),
+            |(unit, name)| format!("{} {name}", bytes / unit),
+        )
 }
 
 /// What a run may use.
@@ -329,7 +336,11 @@ impl Default for Limits {
 impl Limits {
     /// How the time limit is measured in fact: the CPU time needs the sandbox.
     pub fn effective_timing(&self) -> Timing {
-        if self.isolation.is_sandbox() { self.timing } else { Timing::Wall }
+        if self.isolation.is_sandbox() {
+            self.timing
+        } else {
+            Timing::Wall
+        }
     }
 }
 
@@ -354,7 +365,10 @@ pub enum Ending {
     /// Stopped at the time limit.
     TimedOut,
     /// Stopped by the wall-clock backstop of a CPU-time limit: it used little CPU for a long time.
-    NoProgress { wall: Duration, cpu: Duration },
+    NoProgress {
+        wall: Duration,
+        cpu: Duration,
+    },
     /// Stopped because it printed more than the limit.
     OutputLimit,
     /// It failed for want of memory at the sandbox's memory limit.
@@ -569,10 +583,7 @@ fn sandboxed_ending(
     let (cause, status, cpu) = match last {
         _ if flooded => return (Ending::OutputLimit, None),
         None => {
-            return (
-                Ending::NotStarted("the sandbox stopped answering".to_string()),
-                None,
-            );
+            return (Ending::NotStarted("the sandbox stopped answering".to_string()), None);
         }
         Some(Final::NotStarted(why)) => return (Ending::NotStarted(why), None),
         Some(Final::Ended { cause, status, cpu }) => (cause, status, cpu),

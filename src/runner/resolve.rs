@@ -49,7 +49,10 @@ fn resolve(word: &str) -> Result<Resolved, String> {
             format!("no such program in PATH: {word}")
         }
     })?;
-    let name = found.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = found
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     if name.starts_with("python") {
         return python(&found);
     }
@@ -139,7 +142,9 @@ fn python(found: &Path) -> Result<Resolved, String> {
     }
     let mut shown: Vec<PathBuf> = Vec::new();
     for path in std::iter::once(installation(&lines[1])).chain(lines[2..].iter().cloned()) {
-        let Ok(real) = std::fs::canonicalize(&path) else { continue };
+        let Ok(real) = std::fs::canonicalize(&path) else {
+            continue;
+        };
         if real.is_dir() && !is_system(&real) && !shown.iter().any(|s| real.starts_with(s)) {
             shown.retain(|s| !s.starts_with(&real));
             shown.push(real);
@@ -178,10 +183,7 @@ mod tests {
     fn python_names_the_interpreter_it_runs() {
         let python = program("python3").unwrap();
         assert!(python.executable.is_file(), "{python:?}");
-        assert!(
-            python.shown.iter().all(|folder| folder.is_dir()),
-            "{python:?}"
-        );
+        assert!(python.shown.iter().all(|folder| folder.is_dir()), "{python:?}");
     }
 
     #[test]

@@ -40,7 +40,9 @@ pub(super) fn plan(
     }];
     for folder in resolve::SYSTEM {
         let path = Path::new(folder);
-        let Ok(meta) = std::fs::symlink_metadata(path) else { continue };
+        let Ok(meta) = std::fs::symlink_metadata(path) else {
+            continue;
+        };
         let target = inside_path(path);
         if meta.file_type().is_symlink() {
             let link = std::fs::read_link(path).map_err(|e| format!("cannot read {folder}: {e}"))?;
@@ -70,7 +72,11 @@ pub(super) fn plan(
     };
     let mut shown_sorted: Vec<PathBuf> = shown
         .into_iter()
-        .chain(super::visible().into_iter().filter_map(|p| std::fs::canonicalize(p).ok()))
+        .chain(
+            super::visible()
+                .into_iter()
+                .filter_map(|p| std::fs::canonicalize(p).ok()),
+        )
         .filter(|p| !resolve::is_system(p))
         .collect();
     shown_sorted.sort();
@@ -115,7 +121,9 @@ pub(super) fn plan(
         target: c("/newroot/tmp"),
         options: c(&format!("mode=1777,{small}")),
     });
-    steps.push(Step::Dir { path: c("/newroot/home") });
+    steps.push(Step::Dir {
+        path: c("/newroot/home"),
+    });
     let copied: u64 = copies
         .iter()
         .map(|(source, _, _)| super::entry_size(source).unwrap_or(0))
@@ -133,7 +141,9 @@ pub(super) fn plan(
         let mut parent = PathBuf::from("/");
         for part in shown.parent().into_iter().flat_map(Path::components).skip(1) {
             parent.push(part);
-            steps.push(Step::Dir { path: inside_path(&parent) });
+            steps.push(Step::Dir {
+                path: inside_path(&parent),
+            });
         }
         steps.push(Step::Bind {
             source: host_path(shown),
@@ -153,7 +163,9 @@ pub(super) fn plan(
             Step::Copy { source, target }
         });
     }
-    steps.push(Step::Proc { target: c("/newroot/proc") });
+    steps.push(Step::Proc {
+        target: c("/newroot/proc"),
+    });
 
     let mut path_env: Vec<String> = shown_sorted
         .iter()
@@ -233,10 +245,19 @@ fn own_strings() -> Vec<(usize, usize)> {
     static REGIONS: OnceLock<Vec<(usize, usize)>> = OnceLock::new();
     REGIONS
         .get_or_init(|| {
-            let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else { return Vec::new() };
-            let Some((_, fields)) = stat.rsplit_once(')') else { return Vec::new() };
+            let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+                return Vec::new();
+            };
+            let Some((_, fields)) = stat.rsplit_once(')') else {
+                return Vec::new();
+            };
             // Field 3 is the first after the command's parenthesis.
-            let field = |n: usize| fields.split_whitespace().nth(n - 3).and_then(|f| f.parse::<usize>().ok());
+            let field = |n: usize| {
+                fields
+                    .split_whitespace()
+                    .nth(n - 3)
+                    .and_then(|f| f.parse::<usize>().ok())
+            };
             match (field(48), field(49), field(50), field(51)) {
                 (Some(a), Some(b), Some(c), Some(d)) if a < b && c < d => vec![(a, b), (c, d)],
                 _ => Vec::new(),
@@ -250,7 +271,13 @@ fn c(text: &str) -> CString {
 }
 
 fn c_path(path: &Path) -> CString {
-    let bytes: Vec<u8> = path.as_os_str().as_bytes().iter().copied().filter(|&b| b != 0).collect();
+    let bytes: Vec<u8> = path
+        .as_os_str()
+        .as_bytes()
+        .iter()
+        .copied()
+        .filter(|&b| b != 0)
+        .collect();
     CString::new(bytes).unwrap_or_default()
 }
 
@@ -311,7 +338,11 @@ pub(super) enum Cause {
 /// The init's last word: why, the program's wait status, the CPU time of the whole run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) enum Final {
-    Ended { cause: Cause, status: c_int, cpu: Duration },
+    Ended {
+        cause: Cause,
+        status: c_int,
+        cpu: Duration,
+    },
     /// The sandbox could not be built, or the program not started.
     NotStarted(String),
 }
@@ -397,7 +428,16 @@ pub(super) fn spawn(plan: &Plan, stdin: Stdin, first: Deadlines) -> Result<Spawn
     ];
     // SAFETY: a raw clone, like fork: the child runs only `inside::init`, which makes system calls
     // on memory prepared above and never returns.
-    let pid = unsafe { libc::syscall(libc::SYS_clone, (NAMESPACES | libc::SIGCHLD) as libc::c_long, 0, 0, 0, 0) };
+    let pid = unsafe {
+        libc::syscall(
+            libc::SYS_clone,
+            (NAMESPACES | libc::SIGCHLD) as libc::c_long,
+            0,
+            0,
+            0,
+            0,
+        )
+    };
     if pid == 0 {
         inside::init(plan, fds);
     }
@@ -405,7 +445,13 @@ pub(super) fn spawn(plan: &Plan, stdin: Stdin, first: Deadlines) -> Result<Spawn
         return Err(clone_refused(std::io::Error::last_os_error()));
     }
     let pid = pid as libc::pid_t;
-    drop((stdin_inside, stdout_inside, stderr_inside, commands_inside, records_inside));
+    drop((
+        stdin_inside,
+        stdout_inside,
+        stderr_inside,
+        commands_inside,
+        records_inside,
+    ));
     let mut sandbox = Sandbox {
         pid,
         commands: File::from(commands_ours),

@@ -57,14 +57,21 @@ fn a_hang_is_stopped_with_its_children() {
     let path = marker.path().display().to_string();
     // Without a sandbox, the child of the shell would write the marker after a second if it
     // survived the kill (in one, it cannot see the file at all).
-    let run = shell(&format!("(sleep 1; echo alive > {path}) & sleep 30"), quick(Isolation::ProcessGroup));
+    let run = shell(
+        &format!("(sleep 1; echo alive > {path}) & sleep 30"),
+        quick(Isolation::ProcessGroup),
+    );
     assert_eq!(run.ending, Ending::TimedOut);
     assert!(run.elapsed < Duration::from_secs(5));
     let run = shell("sleep 30", quick(BOTH[0]));
     assert_eq!(run.ending, Ending::TimedOut);
     assert!(run.elapsed < Duration::from_secs(5));
     thread::sleep(Duration::from_millis(1500));
-    assert_eq!(std::fs::read_to_string(&path).unwrap(), "", "the group was killed whole");
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        "",
+        "the group was killed whole"
+    );
 }
 
 #[test]
@@ -118,7 +125,10 @@ fn a_busy_loop_is_stopped_at_its_cpu_time() {
     let run = shell("while :; do :; done", limits);
     assert_eq!(run.ending, Ending::TimedOut);
     let cpu = run.cpu.unwrap();
-    assert!(cpu >= Duration::from_millis(300) && cpu < Duration::from_millis(600), "{cpu:?}");
+    assert!(
+        cpu >= Duration::from_millis(300) && cpu < Duration::from_millis(600),
+        "{cpu:?}"
+    );
     assert!(run.ending.describe(&limits).contains("CPU time limit of 0.3 s"));
 }
 
@@ -171,7 +181,12 @@ fn the_sandbox_shows_only_the_system_and_the_copies() {
     unsafe { std::env::set_var("SECRET_TOKEN", "do-not-leak") };
     let run = run(&job, &sandboxed());
     let out = String::from_utf8_lossy(&run.stdout);
-    assert_eq!(run.ending, Ending::Exited(0), "{out} {}", String::from_utf8_lossy(&run.stderr));
+    assert_eq!(
+        run.ending,
+        Ending::Exited(0),
+        "{out} {}",
+        String::from_utf8_lossy(&run.stderr)
+    );
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines[0], "my own file");
     assert_eq!(lines[1], HOME);
@@ -233,16 +248,26 @@ fn memory_past_the_limit_is_named() {
         env: Vec::new(),
     };
     let run = run(&job, &limits);
-    assert_eq!(run.ending, Ending::MemoryLimit, "{}", String::from_utf8_lossy(&run.stderr));
+    assert_eq!(
+        run.ending,
+        Ending::MemoryLimit,
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
     assert_eq!(run.ending.describe(&limits), "memory limit 200 MB");
 }
 
 #[test]
 fn a_session_answers_and_counts_its_cpu_time() {
     let job = Job {
-        command: ["python3", "-u", "-c", "import sys\nfor line in sys.stdin:\n    n = int(line)\n    s = sum(range(n))\n    print(s)\n"]
-            .map(|w| Word::Text(w.to_string()))
-            .to_vec(),
+        command: [
+            "python3",
+            "-u",
+            "-c",
+            "import sys\nfor line in sys.stdin:\n    n = int(line)\n    s = sum(range(n))\n    print(s)\n",
+        ]
+        .map(|w| Word::Text(w.to_string()))
+        .to_vec(),
         env: Vec::new(),
     };
     let mut session = Session::start(&job, &sandboxed()).unwrap();

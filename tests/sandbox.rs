@@ -1,0 +1,191 @@
+//! The sandbox's edges through the binary: a kernel without user namespaces gets a clear refusal,
+//! `--no-sandbox` runs and says in every report that nothing was isolated, and a grader stopped by
+//! SIGTERM or killed by SIGKILL takes every sandbox with it and keeps what it had finished.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn othello_binary() -> PathBuf {
+    assert_cmd::cargo::cargo_bin("othello")
+}
+
+/// Cases and a class holding the honest student, and a student of ours when given.
+fn class(dir: &Path, other: Option<(&str, &str)>) -> (PathBuf, PathBuf) {
+    let (cases, class) = (dir.join("cases"), dir.join("class"));
+    std::fs::create_dir(&class).unwrap();
+    let reference = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/lab_reference.py");
+    std::fs::copy(reference, class.join("honest.py")).unwrap();
+    if let Some((name, source)) = other {
+        std::fs::write(class.join(format!("{name}.py")), source).unwrap();
+    }
+    common::othello(["cases", "--count", "3", "--seed", "2"])
+        .arg(&cases)
+        .assert()
+        .success();
+    (cases, class)
+}
+
+/// A command run in a user namespace of its own whose root allows no user namespace below it: a
+/// kernel where they are turned off, as far as the command can tell.
+fn without_user_namespaces(args: &[&str]) -> Command {
+    let mut command = Command::new("unshare");
+    command
+        .args([
+            "-U",
+            "-r",
+            "sh",
+            "-c",
+            "echo 0 > /proc/sys/user/max_user_namespaces && exec \"$0\" \"$@\"",
+        ])
+        .arg(othello_binary())
+        .args(args);
+    command
+}
+
+#[test]
+fn without_user_namespaces_the_sandbox_is_refused_with_the_way_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let (cases, class) = class(dir.path(), None);
+    let (cases, class) = (cases.to_str().unwrap(), class.to_str().unwrap());
+    let player = format!("argv:python3 {}", dir.path().join("class/honest.py").display());
+    for args in [
+        vec!["grade", cases, "--class", class, "--run", "python3 {}"],
+        vec!["lab4", &player, "--games", "1"],
+    ] {
+        let output = without_user_namespaces(&args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(output.stdout, b"", "{args:?}");
+        assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
+        assert!(stderr.contains("user.max_user_namespaces is 0"), "{stderr}");
+        assert!(stderr.contains("--no-sandbox"), "{stderr}");
+    }
+    // With --no-sandbox the same machine grades, and says the runs were not isolated.
+    let output = without_user_namespaces(&["grade", cases, "--class", class, "--run", "python3 {}", "--no-sandbox"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(String::from_utf8_lossy(&output.stdout).contains("NOT ISOLATED"));
+}
+
+#[test]
+fn every_report_says_when_the_runs_were_not_isolated() {
+    let dir = tempfile::tempdir().unwrap();
+    let (cases, class) = class(dir.path(), None);
+    let (json, csv, html) = (
+        dir.path().join("r.jsonl"),
+        dir.path().join("g.csv"),
+        dir.path().join("r.html"),
+    );
+    for (flag, isolated) in [(None, true), (Some("--no-sandbox"), false)] {
+        let output = common::othello(["grade"])
+            .arg(&cases)
+            .arg("--class")
+            .arg(&class)
+            .args(["--run", "python3 {}", "--json"])
+            .arg(&json)
+            .arg("--csv")
+            .arg(&csv)
+            .arg("--html")
+            .arg(&html)
+            .args(flag)
+            .output()
+            .unwrap();
+        assert!(output.status.success());
+        let text = String::from_utf8_lossy(&output.stdout);
+        let summary: serde_json::Value = std::fs::read_to_string(&json)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .find(|o| o["type"] == "summary")
+            .unwrap();
+        let csv = std::fs::read_to_string(&csv).unwrap();
+        let html = std::fs::read_to_string(&html).unwrap();
+        assert_eq!(summary["isolated"], isolated);
+        assert_eq!(text.contains("NOT ISOLATED"), !isolated, "{text}");
+        assert_eq!(html.contains("NOT ISOLATED"), !isolated);
+        assert!(
+            csv.lines()
+                .nth(1)
+                .unwrap()
+                .ends_with(if isolated { ",yes" } else { ",no" }),
+            "{csv}"
+        );
+        // CPU time is measured in the sandbox only.
+        assert_eq!(summary["cpu_seconds"].is_number(), isolated, "{summary}");
+    }
+}
+
+/// The processes whose command line holds `marker`.
+fn processes_with(marker: &str) -> usize {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter_map(|entry| std::fs::read(entry.path().join("cmdline")).ok())
+        .filter(|cmdline| String::from_utf8_lossy(cmdline).contains(marker))
+        .count()
+}
+
+/// Grades the honest student and one that hangs (asleep, its own sleep beside it), waits for the
+/// honest student's summary, then sends `signal` to the grader.
+fn stop_grading(signal: i32, tag: &str) -> (PathBuf, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let hangs = format!("import subprocess, time\nsubprocess.Popen(['sleep', '{tag}'])\ntime.sleep(600)\n");
+    let (cases, class) = class(dir.path(), Some(("sleeper", &hangs)));
+    let json = dir.path().join("r.jsonl");
+    let mut grader = Command::new(othello_binary())
+        .arg("grade")
+        .arg(&cases)
+        .arg("--class")
+        .arg(&class)
+        .args(["--run", "python3 {}", "--timeout", "60", "--json"])
+        .arg(&json)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !std::fs::read_to_string(&json).is_ok_and(|t| t.contains("\"type\":\"summary\"")) {
+        assert!(Instant::now() < deadline, "the honest student was graded");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    while processes_with(tag) == 0 {
+        assert!(Instant::now() < deadline, "the hanging student started");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // SAFETY: kill takes plain integers; the grader is our child, not yet reaped.
+    unsafe { libc::kill(grader.id() as i32, signal) };
+    let status = grader.wait().unwrap();
+    assert!(!status.success());
+    (json, dir)
+}
+
+#[test]
+fn sigterm_during_grading_ends_every_sandbox_and_keeps_what_was_finished() {
+    let tag = format!("1{}.4142", std::process::id() % 10_000);
+    let (json, _dir) = stop_grading(libc::SIGTERM, &tag);
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(processes_with(&tag), 0, "nothing of the run is left");
+    let text = std::fs::read_to_string(&json).unwrap();
+    let lines: Vec<serde_json::Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 4, "the honest student's three cases and summary: {text}");
+}
+
+#[test]
+fn a_sigkilled_grader_takes_its_sandboxes_with_it() {
+    let tag = format!("2{}.7182", std::process::id() % 10_000);
+    let _ = stop_grading(libc::SIGKILL, &tag);
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while processes_with(&tag) > 0 {
+        assert!(Instant::now() < deadline, "the sandboxes died with the grader");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
