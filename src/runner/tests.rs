@@ -21,12 +21,21 @@ const BOTH: [Isolation; 2] = [
     Isolation::ProcessGroup,
 ];
 
+/// Wall-clock limits generous enough for a busy machine, for tests not about time.
 fn quick(isolation: Isolation) -> Limits {
     Limits {
-        time: Duration::from_millis(500),
+        time: Duration::from_secs(20),
         timing: Timing::Wall,
         isolation,
         ..Limits::default()
+    }
+}
+
+/// A wall-clock limit that a hang reaches soon.
+fn short(isolation: Isolation) -> Limits {
+    Limits {
+        time: Duration::from_millis(500),
+        ..quick(isolation)
     }
 }
 
