@@ -300,8 +300,10 @@ fn a_round_robin_of_programs_and_strategies_prints_standings() {
         "random",
         "--openings",
         "2",
+        // CPU time: the standings must not depend on how busy the machine is.
         "--move-time",
         "0.2",
+        "--cpu-time",
         "--json",
         "--log",
         log.to_str().unwrap(),
@@ -426,4 +428,29 @@ fn the_example_players_play_the_same_games_in_all_three_forms() {
     .stderr(predicates::str::contains("No module named 'quickmove_player'"));
     assert_eq!(quick, argv);
     assert_eq!(quick, strategy);
+}
+
+#[test]
+fn a_strategy_that_thinks_until_told_to_stop_gets_its_cpu_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(
+        dir.path(),
+        "thinker.py",
+        &format!(
+            "{LEGAL}\nclass Strategy:\n    def best_strategy(self, board, player, best_move, still_running):\n        best_move.value = legal(board, player)[0]\n        while still_running.value:\n            pass\n"
+        ),
+    );
+    let (status, report) = lab4(
+        &format!("strategy:{}", path.display()),
+        &["--games", "1", "--move-time", "0.2", "--cpu-time"],
+    );
+    assert_eq!(status, 0, "{report}");
+    assert_eq!(report["forfeits"], 0, "{report}");
+    assert_eq!(report["player_clock"], "cpu");
+    // Each move thinks for 0.9 of its 0.2 s of CPU time (the server's margin), then answers.
+    let per_move = report["player_seconds"].as_f64().unwrap() / report["player_moves"].as_f64().unwrap();
+    assert!(
+        (0.15..0.4).contains(&per_move),
+        "{per_move} s of CPU time a move: {report}"
+    );
 }

@@ -94,7 +94,7 @@ pub fn run(args: Lab4Args) -> Result<()> {
 
 fn clock_of(spec: &StrategySpec) -> String {
     match spec {
-        StrategySpec::Program(program) => format!(" ({})", program.clock),
+        StrategySpec::Program(program) => format!(" ({})", program.clock_text()),
         _ => String::new(),
     }
 }
@@ -159,7 +159,7 @@ fn text_report(config: &Lab4Config, tally: &Lab4Tally) -> String {
         tally.player_seconds / tally.player_moves as f64
     };
     out += &format!(
-        "Time used: {:.2} s; the player's {} moves took {:.1} ms on average, {:.1} ms at most\n",
+        "Time used: {:.2} s; the player's {} moves took {:.1} ms on average, {:.1} ms at most, by its clock\n",
         tally.elapsed.as_secs_f64(),
         tally.player_moves,
         average * 1e3,
@@ -198,6 +198,13 @@ fn json_report(config: &Lab4Config, tally: &Lab4Tally) -> String {
         "seconds": tally.elapsed.as_secs_f64(),
         "player_moves": tally.player_moves,
         "player_seconds": tally.player_seconds,
+        "player_clock": match &config.player {
+            StrategySpec::Program(program) => match program.timing() {
+                crate::runner::Timing::Cpu => "cpu",
+                crate::runner::Timing::Wall => "wall",
+            },
+            _ => "wall",
+        },
         "longest_move_seconds": tally.longest_move,
         "reproducible": config.player.is_reproducible() && config.opponent.is_reproducible(),
     })

@@ -7,7 +7,8 @@
 #                                             still_running[, time_limit]) in a child process, as the
 #                                             tournament server does, and stops it at the time limit
 #
-# Requests on stdin: `move BOARD TOKEN SECONDS` (BOARD: 64 characters of .xo), `quit`.
+# Requests on stdin: `move BOARD TOKEN SECONDS [cpu]` (BOARD: 64 characters of .xo; with `cpu`, a
+# strategy's SECONDS are its child's CPU time, not wall time), `quit`.
 # Answers on the original stdout: `ready`, `move N`, `none` (no integer), `error MESSAGE`. Whatever the
 # student's code prints goes to stderr, so that it cannot garble the answers.
 import importlib.util
@@ -48,7 +49,7 @@ def as_move(value):
         return None
 
 
-def quick_move(module, board, token, seconds):
+def quick_move(module, board, token, seconds, cpu=False):
     move = as_move(module.quickMove(board, token))
     return "none" if move is None else "move %d" % move
 
@@ -62,7 +63,29 @@ def run_strategy(module, board, player, best_move, running, seconds):
         strategy.best_strategy(board, player, best_move, running)
 
 
-def strategy_move(module, board, token, seconds):
+def cpu_seconds(pid):
+    # utime and stime, fields 14 and 15 of /proc/PID/stat (the first two after the state).
+    try:
+        with open("/proc/%d/stat" % pid) as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def wait(child, seconds, cpu):
+    # Until the child ends or has used `seconds`: of wall time, or of its CPU time.
+    if not cpu:
+        child.join(seconds)
+        return
+    while child.is_alive():
+        used = cpu_seconds(child.pid)
+        if used is None or used >= seconds:
+            return
+        child.join(min(0.005, max(seconds - used, 0.001)))
+
+
+def strategy_move(module, board, token, seconds, cpu=False):
     import multiprocessing
 
     context = multiprocessing.get_context("fork")
@@ -71,9 +94,9 @@ def strategy_move(module, board, token, seconds):
     child = context.Process(target=run_strategy, args=(module, board, token, best_move, running, seconds))
     child.start()
     # The server lowers still_running shortly before the limit, then stops the process.
-    child.join(max(seconds * 0.9, seconds - 0.05))
+    wait(child, max(seconds * 0.9, seconds - 0.05), cpu)
     running.value = 0
-    child.join(max(seconds * 0.1, 0.0) + 0.001)
+    wait(child, max(seconds * 0.1, 0.0) + 0.001, cpu)
     if child.is_alive():
         child.kill()
         child.join()
@@ -99,8 +122,9 @@ def main():
         if not words or words[0] == "quit":
             break
         board, token, seconds = words[1], words[2], float(words[3])
+        cpu = words[4:5] == ["cpu"]
         try:
-            answer(play(module, board, token, seconds))
+            answer(play(module, board, token, seconds, cpu))
         except BaseException as error:
             traceback.print_exc()
             answer("error " + one_line(error))

@@ -156,6 +156,24 @@ impl ProgramSpec {
         }
     }
 
+    /// What its clock measures here: CPU time or wall time (always wall time without the sandbox).
+    pub fn timing(&self) -> Timing {
+        if runner::isolation().is_sandbox() {
+            self.clock.timing(self.form)
+        } else {
+            Timing::Wall
+        }
+    }
+
+    /// Its clock as reports give it: `0.3 s a game, CPU time`.
+    pub fn clock_text(&self) -> String {
+        let measure = match self.timing() {
+            Timing::Cpu => "CPU time",
+            Timing::Wall => "wall time",
+        };
+        format!("{}, {measure}", self.clock)
+    }
+
     fn error(&self, why: impl Into<String>) -> ProgramError {
         ProgramError {
             spec: format!("{}{}", self.form.prefix(), self.target),
@@ -305,11 +323,13 @@ impl ProgramPlayer {
             });
         }
         let helper = self.helper.as_mut().expect("started above");
+        let timing = self.spec.timing();
         let request = format!(
-            "move {} {} {:.6}",
+            "move {} {} {:.6}{}",
             lab_board::format(position).to_ascii_lowercase(),
             position.to_move.lab_char(),
-            limit.as_secs_f64()
+            limit.as_secs_f64(),
+            if timing == Timing::Cpu { " cpu" } else { "" }
         );
         // The strategy form stops its child at the limit itself: allow for that, then the helper is
         // stopped too. A quickMove call has the limit and nothing more.
@@ -317,7 +337,6 @@ impl ProgramPlayer {
             ProgramForm::Strategy => Duration::from_millis(500),
             _ => Duration::ZERO,
         };
-        let timing = self.spec.clock.timing(self.spec.form);
         // In a sandbox its init stops the helper at the limit, measured as the form's rule says;
         // without one, the wall clock does.
         let before = helper.session.limit(Some(limit + grace), timing);

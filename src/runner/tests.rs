@@ -160,7 +160,7 @@ fn a_sleeper_is_stopped_for_making_no_progress() {
     };
     let run = shell("sleep 30", limits);
     assert!(matches!(run.ending, Ending::NoProgress { .. }), "{:?}", run.ending);
-    assert!(run.elapsed < Duration::from_secs(5), "{:?}", run.elapsed);
+    assert!(run.elapsed < Duration::from_secs(20), "{:?}", run.elapsed);
     assert!(run.ending.describe(&limits).starts_with("no progress"));
 }
 
