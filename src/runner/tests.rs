@@ -68,13 +68,14 @@ fn a_hang_is_stopped_with_its_children() {
     // survived the kill (in one, it cannot see the file at all).
     let run = shell(
         &format!("(sleep 1; echo alive > {path}) & sleep 30"),
-        quick(Isolation::ProcessGroup),
+        short(Isolation::ProcessGroup),
     );
+    // Stopped, not run for 30 s (the bounds allow for a busy machine).
     assert_eq!(run.ending, Ending::TimedOut);
-    assert!(run.elapsed < Duration::from_secs(5));
-    let run = shell("sleep 30", quick(BOTH[0]));
+    assert!(run.elapsed < Duration::from_secs(20));
+    let run = shell("sleep 30", short(BOTH[0]));
     assert_eq!(run.ending, Ending::TimedOut);
-    assert!(run.elapsed < Duration::from_secs(5));
+    assert!(run.elapsed < Duration::from_secs(20));
     thread::sleep(Duration::from_millis(1500));
     assert_eq!(
         std::fs::read_to_string(&path).unwrap(),
