@@ -360,10 +360,12 @@ pub fn size(text: &str) -> std::result::Result<u64, String> {
 #[derive(clap::Args, Debug, Clone)]
 pub struct ClockArgs {
     /// Seconds a program has for each move (the course's defaults: argv 0.5, strategy 1, quickmove
-    /// none but its game's time)
+    /// none but its game's time): wall time for argv and strategy programs, as the course's 2020
+    /// moderator and tournament server measure it (--cpu-time for CPU time), CPU time for quickmove
     #[arg(long, value_name = "SECONDS", value_parser = seconds, allow_hyphen_values = true)]
     move_time: Option<std::time::Duration>,
-    /// Seconds a quickmove program has for all its moves in a game (default 0.3)
+    /// Seconds of CPU time a quickmove program has for all its moves in a game (default 0.3), as the
+    /// course's 2023 moderator measures it (time.process_time())
     #[arg(long, value_name = "SECONDS", value_parser = seconds, allow_hyphen_values = true)]
     game_time: Option<std::time::Duration>,
     /// Seconds of CPU time a Python file has to import (default 10)

@@ -233,7 +233,9 @@ pub fn judge_run(case: &Case, run: &Run, judge: Judge, settings: &Settings) -> J
     };
     let code = match run.ending {
         Ending::TimedOut | Ending::NoProgress { .. } => return verdict_alone(Verdict::Timeout),
-        Ending::MemoryLimit | Ending::FileSizeLimit => return verdict_alone(Verdict::Limit),
+        Ending::MemoryLimit | Ending::FileSizeLimit | Ending::OpenFilesLimit | Ending::ProcessLimit => {
+            return verdict_alone(Verdict::Limit);
+        }
         Ending::Signalled(_) | Ending::NotStarted(_) => return verdict_alone(Verdict::Crash),
         Ending::Exited(code) if code != 0 && case.status == 0 => return verdict_alone(Verdict::Crash),
         Ending::Exited(code) => Some(code),

@@ -482,7 +482,7 @@ impl Helper {
                         spec.clock.import_time.as_secs_f64()
                     ),
                     Some(Ending::NotStarted(why)) => why,
-                    Some(ending @ (Ending::MemoryLimit | Ending::FileSizeLimit)) => {
+                    Some(ending) if ending.is_resource_limit() => {
                         format!("{} during the import", ending.describe(&limits))
                     }
                     _ => "python3 ended before the import was done".to_string(),

@@ -375,6 +375,9 @@ pub enum Ending {
     MemoryLimit,
     /// It wrote a file up to the sandbox's file-size limit.
     FileSizeLimit,
+    /// It failed to open a file, or to start a process or thread, at the sandbox's limit of them.
+    OpenFilesLimit,
+    ProcessLimit,
     /// It could not be started at all (no such program, not executable, no sandbox, ...).
     NotStarted(String),
 }
@@ -402,6 +405,8 @@ impl Ending {
             Ending::OutputLimit => format!("stopped after printing more than {} bytes", limits.stdout),
             Ending::MemoryLimit => format!("memory limit {}", size_text(resources.memory)),
             Ending::FileSizeLimit => format!("file size limit {}", size_text(resources.file_size)),
+            Ending::OpenFilesLimit => format!("open files limit {}", resources.open_files),
+            Ending::ProcessLimit => format!("process limit {}", resources.processes),
             Ending::NotStarted(why) => format!("could not be started: {why}"),
         }
     }
@@ -411,9 +416,12 @@ impl Ending {
         matches!(self, Ending::TimedOut | Ending::NoProgress { .. })
     }
 
-    /// Whether the run hit a resource limit of the sandbox (memory, file size).
+    /// Whether the run hit a resource limit of the sandbox (memory, file size, open files, processes).
     pub fn is_resource_limit(&self) -> bool {
-        matches!(self, Ending::MemoryLimit | Ending::FileSizeLimit)
+        matches!(
+            self,
+            Ending::MemoryLimit | Ending::FileSizeLimit | Ending::OpenFilesLimit | Ending::ProcessLimit
+        )
     }
 }
 
@@ -603,8 +611,9 @@ fn sandboxed_ending(
     (resource_limit(ending, stderr), Some(cpu))
 }
 
-/// A failed run that hit a limit of the sandbox: the kernel refuses memory past RLIMIT_AS and kills
-/// (or refuses) a write past RLIMIT_FSIZE, and each language then says so in its own words.
+/// A failed run that hit a limit of the sandbox: the kernel refuses memory past RLIMIT_AS, a file
+/// past RLIMIT_NOFILE and a process past RLIMIT_NPROC, and kills (or refuses) a write past
+/// RLIMIT_FSIZE; each language then says so in its own words.
 fn resource_limit(ending: Ending, stderr: &[u8]) -> Ending {
     let failed = match ending {
         Ending::Exited(code) => code != 0,
@@ -624,10 +633,21 @@ fn resource_limit(ending: Ending, stderr: &[u8]) -> Ending {
         "OutOfMemoryError",
         "out of memory",
     ];
+    const PROCESSES: [&str; 3] = [
+        "fork: Resource temporarily unavailable",
+        "fork: retry: Resource temporarily unavailable",
+        "can't start new thread",
+    ];
     if tail.contains("File too large") || tail.contains("File size limit exceeded") {
         Ending::FileSizeLimit
     } else if MEMORY.iter().any(|sign| tail.contains(sign)) {
         Ending::MemoryLimit
+    } else if tail.contains("Too many open files") {
+        Ending::OpenFilesLimit
+    } else if PROCESSES.iter().any(|sign| tail.contains(sign))
+        || (tail.contains("BlockingIOError") && tail.contains("fork"))
+    {
+        Ending::ProcessLimit
     } else {
         ending
     }

@@ -299,3 +299,38 @@ fn sizes_read_as_given() {
     assert_eq!(size_text(10 << 20), "10 MiB");
     assert_eq!(size_text(1500), "1500 bytes");
 }
+
+#[test]
+fn open_files_past_the_limit_are_named() {
+    let limits = Limits {
+        isolation: Isolation::Sandbox(Resources {
+            open_files: 32,
+            ..Resources::default()
+        }),
+        ..sandboxed()
+    };
+    let job = Job {
+        command: ["python3", "-c", "files = [open('/dev/null') for _ in range(100)]"]
+            .map(|w| Word::Text(w.to_string()))
+            .to_vec(),
+        env: Vec::new(),
+    };
+    let run = run(&job, &limits);
+    assert_eq!(
+        run.ending,
+        Ending::OpenFilesLimit,
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert_eq!(run.ending.describe(&limits), "open files limit 32");
+}
+
+#[test]
+fn everything_printed_before_the_end_is_read() {
+    // 900 kB written at once just before the program exits: read to the end, whatever the timing.
+    for isolation in BOTH {
+        let run = shell("head -c 900000 /dev/zero | tr '\\0' x", quick(isolation));
+        assert_eq!(run.ending, Ending::Exited(0), "{isolation:?}");
+        assert_eq!(run.stdout.len(), 900_000, "{isolation:?}");
+    }
+}
