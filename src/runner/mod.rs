@@ -533,7 +533,7 @@ fn run_sandboxed(job: &Job, limits: &Limits, resources: &Resources) -> Run {
         stderr,
         ..
     } = spawned;
-    let pid = sandbox.pid();
+    let stop = sandbox.stopper();
     let flooded = Arc::new(AtomicBool::new(false));
     let (stdout_capture, stdout_reader) = {
         let (flooded, cap) = (Arc::clone(&flooded), limits.stdout);
@@ -541,8 +541,7 @@ fn run_sandboxed(job: &Job, limits: &Limits, resources: &Resources) -> Run {
             if capture.bytes.len() > cap {
                 capture.bytes.truncate(cap);
                 flooded.store(true, Ordering::SeqCst);
-                // SAFETY: kill takes plain integers; the init is not reaped before this thread ends.
-                unsafe { libc::kill(pid, libc::SIGKILL) };
+                stop();
                 false
             } else {
                 true
@@ -589,6 +588,7 @@ fn sandboxed_ending(
 ) -> (Ending, Option<Duration>) {
     use sandbox::{Cause, Final};
     let (cause, status, cpu) = match last {
+        Some(Final::Ended { cpu, .. }) if flooded => return (Ending::OutputLimit, Some(cpu)),
         _ if flooded => return (Ending::OutputLimit, None),
         None => {
             return (Ending::NotStarted("the sandbox stopped answering".to_string()), None);
@@ -600,6 +600,7 @@ fn sandboxed_ending(
         Cause::CpuLimit => Ending::TimedOut,
         Cause::WallLimit if limits.timing == Timing::Wall => Ending::TimedOut,
         Cause::WallLimit | Cause::Stalled => Ending::NoProgress { wall: elapsed, cpu },
+        Cause::Stopped => Ending::NotStarted("stopped by the grader".to_string()),
         Cause::Exited if limits.timing == Timing::Cpu && cpu > limits.time => Ending::TimedOut,
         Cause::Exited if libc::WIFEXITED(status) => Ending::Exited(libc::WEXITSTATUS(status)),
         Cause::Exited if libc::WIFSIGNALED(status) => match libc::WTERMSIG(status) {

@@ -333,6 +333,8 @@ pub(super) enum Cause {
     CpuLimit,
     WallLimit,
     Stalled,
+    /// The grader asked.
+    Stopped,
 }
 
 /// The init's last word: why, the program's wait status, the CPU time of the whole run.
@@ -590,6 +592,7 @@ impl Sandbox {
                     inside::END_CPU => Cause::CpuLimit,
                     inside::END_WALL => Cause::WallLimit,
                     inside::END_STALLED => Cause::Stalled,
+                    inside::END_STOPPED => Cause::Stopped,
                     _ => Cause::Exited,
                 };
                 if !matches!(self.last, Some(Final::NotStarted(_))) {
@@ -653,9 +656,19 @@ impl Sandbox {
         self.last.clone()
     }
 
-    /// The init's pid, to stop the run from another thread (before `reap`).
-    pub fn pid(&self) -> libc::pid_t {
-        self.pid
+    /// A way to end the run from another thread (before `reap`): the init is asked to stop it
+    /// (and still reports its CPU time), or killed if it no longer reads.
+    pub fn stopper(&self) -> impl Fn() + Send + 'static {
+        let commands = self.commands.try_clone();
+        let pid = self.pid;
+        move || {
+            let stop: Vec<u8> = [inside::CMD_STOP, 0, 0, 0].iter().flat_map(|v| v.to_ne_bytes()).collect();
+            let asked = commands.as_ref().is_ok_and(|mut c| c.write_all(&stop).is_ok());
+            if !asked {
+                // SAFETY: kill takes plain integers; the init is not reaped before the caller is done.
+                unsafe { libc::kill(pid, libc::SIGKILL) };
+            }
+        }
     }
 
     /// Ends the run now: the init and with it everything in its namespaces.
