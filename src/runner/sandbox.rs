@@ -20,6 +20,9 @@ use super::{Resources, Word, resolve};
 pub const HOME: &str = "/home/student";
 /// Room a program may write in its home, /tmp and /dev/shm, each (tmpfs, in memory).
 const WRITABLE: u64 = 64 << 20;
+/// A file larger than this (a compiled program, the othello binary) is shown read-only in the
+/// working folder rather than copied: the same bytes, without copying them for every run.
+const COPIED_AT_MOST: u64 = 1 << 20;
 
 /// Why a sandbox could not be used at all.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -124,8 +127,12 @@ pub(super) fn plan(
     steps.push(Step::Dir {
         path: c("/newroot/home"),
     });
+    let shown_in_place = |source: &Path, contents: bool| {
+        !contents && std::fs::metadata(source).is_ok_and(|m| m.is_file() && m.len() > COPIED_AT_MOST)
+    };
     let copied: u64 = copies
         .iter()
+        .filter(|(source, contents, _)| !shown_in_place(source, *contents))
         .map(|(source, _, _)| super::entry_size(source).unwrap_or(0))
         .sum();
     steps.push(Step::Tmpfs {
@@ -156,9 +163,16 @@ pub(super) fn plan(
         if !source.is_file() && !source.is_dir() {
             return Err(format!("no such file or folder: {}", source.display()));
         }
+        let in_place = shown_in_place(&source, *contents);
         let (source, target) = (host_path(&source), inside_path(&home.join(relative)));
         steps.push(if *contents {
             Step::CopyContents { source, target }
+        } else if in_place {
+            Step::Bind {
+                source,
+                target,
+                dir: false,
+            }
         } else {
             Step::Copy { source, target }
         });
