@@ -835,7 +835,11 @@ impl Session {
     pub fn ending(&mut self) -> Option<Ending> {
         match &mut self.process {
             SessionProcess::Sandbox(sandbox) => {
-                let last = sandbox.finish(Some(Duration::from_secs(10)))?;
+                // A program that closed its stdout but goes on is ended here.
+                let last = sandbox.finish(Some(Duration::from_secs(2))).or_else(|| {
+                    sandbox.kill();
+                    sandbox.finish(Some(Duration::from_secs(2)))
+                })?;
                 let stderr = self.stderr.lock().map(|c| c.bytes.clone()).unwrap_or_default();
                 Some(sandboxed_ending(Some(last), false, &self.limits, self.started.elapsed(), &stderr).0)
             }

@@ -395,9 +395,25 @@ fn pipe() -> std::io::Result<(OwnedFd, OwnedFd)> {
 /// ends its run when the grader is gone however it went (SIGKILL included).
 fn lifeline() -> std::io::Result<RawFd> {
     static LIFELINE: OnceLock<Result<(OwnedFd, OwnedFd), String>> = OnceLock::new();
-    match LIFELINE.get_or_init(|| pipe().map_err(|e| e.to_string())) {
+    match LIFELINE.get_or_init(|| {
+        raise_open_files();
+        pipe().map_err(|e| e.to_string())
+    }) {
         Ok((read, _write)) => Ok(read.as_raw_fd()),
         Err(error) => Err(std::io::Error::other(error.clone())),
+    }
+}
+
+/// Each live sandbox holds a few of the grader's descriptors (its pipes): the grader may use as
+/// many as its hard limit allows, not only the soft limit (often 1024).
+fn raise_open_files() {
+    // SAFETY: getrlimit and setrlimit read and write the structure they are given.
+    unsafe {
+        let mut limit: libc::rlimit = std::mem::zeroed();
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) == 0 && limit.rlim_cur < limit.rlim_max {
+            limit.rlim_cur = limit.rlim_max.min(1 << 20);
+            libc::setrlimit(libc::RLIMIT_NOFILE, &limit);
+        }
     }
 }
 
@@ -676,7 +692,10 @@ impl Sandbox {
         let commands = self.commands.try_clone();
         let pid = self.pid;
         move || {
-            let stop: Vec<u8> = [inside::CMD_STOP, 0, 0, 0].iter().flat_map(|v| v.to_ne_bytes()).collect();
+            let stop: Vec<u8> = [inside::CMD_STOP, 0, 0, 0]
+                .iter()
+                .flat_map(|v| v.to_ne_bytes())
+                .collect();
             let asked = commands.as_ref().is_ok_and(|mut c| c.write_all(&stop).is_ok());
             if !asked {
                 // SAFETY: kill takes plain integers; the init is not reaped before the caller is done.
