@@ -189,3 +189,52 @@ fn a_sigkilled_grader_takes_its_sandboxes_with_it() {
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+#[test]
+fn sigterm_during_lab4_match_or_tournament_leaves_no_player_running() {
+    let dir = tempfile::tempdir().unwrap();
+    for (number, command) in ["lab4", "match", "tournament"].iter().enumerate() {
+        let tag = format!("3{number}{}.1732", std::process::id() % 10_000);
+        // A player that starts a process of its own when imported, then takes its time.
+        let player = dir.path().join(format!("{command}_player.py"));
+        std::fs::write(
+            &player,
+            format!(
+                "import subprocess, time\nsubprocess.Popen(['sleep', '{tag}'])\ndef quickMove(board, token):\n    time.sleep(0.05)\n    return [s for s in range(64) if board[s] == '.'][0]\n"
+            ),
+        )
+        .unwrap();
+        let spec = format!("quickmove:{}", player.display());
+        let mut args = vec![command.to_string(), spec];
+        args.extend(match *command {
+            "lab4" => vec!["--games".to_string(), "50".to_string(), "--forfeit".to_string()],
+            "match" => vec!["random".to_string(), "--games".to_string(), "50".to_string()],
+            _ => vec![
+                "random".to_string(),
+                "greedy".to_string(),
+                "--rounds".to_string(),
+                "20".to_string(),
+            ],
+        });
+        let mut running = Command::new(othello_binary())
+            .args(&args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while processes_with(&tag) == 0 {
+            assert!(Instant::now() < deadline, "{command}: the player started");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        std::thread::sleep(Duration::from_millis(300));
+        // SAFETY: kill takes plain integers; the command is our child, not yet reaped.
+        unsafe { libc::kill(running.id() as i32, libc::SIGTERM) };
+        assert!(!running.wait().unwrap().success(), "{command}");
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while processes_with(&tag) > 0 {
+            assert!(Instant::now() < deadline, "{command}: the player's processes ended");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
