@@ -334,3 +334,25 @@ fn everything_printed_before_the_end_is_read() {
         assert_eq!(run.stdout.len(), 900_000, "{isolation:?}");
     }
 }
+
+#[test]
+fn a_sandboxed_program_reaches_no_network() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let job = Job {
+        command: vec![
+            Word::text("python3"),
+            Word::text("-c"),
+            Word::text(format!(
+                "import socket\ntry:\n    socket.create_connection(('127.0.0.1', {port}), 2)\n    print('connected')\nexcept OSError as e:\n    print('refused', e.errno)"
+            )),
+        ],
+        env: Vec::new(),
+    };
+    let run = run(&job, &sandboxed());
+    let out = String::from_utf8_lossy(&run.stdout);
+    assert!(out.starts_with("refused"), "{out}");
+    // The same program outside the sandbox connects (the test has teeth).
+    let open = super::run(&job, &quick(Isolation::ProcessGroup));
+    assert_eq!(String::from_utf8_lossy(&open.stdout).trim(), "connected");
+}
