@@ -454,3 +454,20 @@ fn a_strategy_that_thinks_until_told_to_stop_gets_its_cpu_time() {
         "{per_move} s of CPU time a move: {report}"
     );
 }
+
+#[test]
+fn timing_printed_after_the_move_is_not_the_move() {
+    // As the course's moderators read it: decimals are deleted, then the last integer is the move.
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(
+        dir.path(),
+        "timed.py",
+        &format!(
+            "import sys, time\n{LEGAL}\nstart = time.time()\nprint(legal(sys.argv[1], sys.argv[2])[0])\nprint('took %.2f s' % (time.time() - start + 0.27))\n"
+        ),
+    );
+    let (status, report) = lab4(&format!("argv:python3 {}", path.display()), &["--games", "2"]);
+    assert_eq!(status, 0, "{report}");
+    assert_eq!(report["played"], 2);
+    assert_eq!(report["forfeits"], 0);
+}

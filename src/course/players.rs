@@ -394,9 +394,10 @@ impl ProgramPlayer {
     }
 }
 
-/// The last integer in a text; one too large for i64 reads as i64::MAX (an illegal move either way).
+/// The move in a program's output: the last integer once decimals are deleted (one too large for
+/// i64 reads as i64::MAX, an illegal move either way).
 fn last_integer(text: &str) -> Option<i64> {
-    super::transcript::integers(text).last().copied()
+    super::transcript::last_move_number(text)
 }
 
 impl Strategy for ProgramPlayer {
@@ -503,5 +504,9 @@ mod tests {
         assert_eq!(last_integer("my move is -1"), Some(-1));
         assert_eq!(last_integer("no digits"), None);
         assert_eq!(last_integer("99999999999999999999999"), Some(i64::MAX));
+        // Timing after the move is not the move, as the course's moderators read it.
+        assert_eq!(last_integer("27\ntook 0.27 s\n"), Some(27));
+        assert_eq!(last_integer("move 19, in .5 s (3.25 ms a node)"), Some(19));
+        assert_eq!(last_integer("my move is 27."), Some(27));
     }
 }

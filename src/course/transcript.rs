@@ -86,6 +86,15 @@ pub fn integers(text: &str) -> Vec<i64> {
         .collect()
 }
 
+static DECIMAL: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"-?\d*\.\d+").expect("valid pattern"));
+
+/// The move a program printed, as the course's moderators read it: numbers with a decimal point
+/// (timing, `took 0.27 s`) are deleted first, then the last integer is the move (the 2021 Lab 4
+/// handout: "If you output timing information, that is OK since it will be a non-integer").
+pub fn last_move_number(text: &str) -> Option<i64> {
+    integers(&DECIMAL.replace_all(text, " ")).last().copied()
+}
+
 /// The characters of a board a grader keeps: `xo.`, with `*` read as `.`, in lower case.
 pub fn board_chars(line: &str) -> String {
     line.chars()
