@@ -471,3 +471,49 @@ fn timing_printed_after_the_move_is_not_the_move() {
     assert_eq!(report["played"], 2);
     assert_eq!(report["forfeits"], 0);
 }
+
+#[test]
+fn each_kind_of_player_has_its_own_clock() {
+    let dir = tempfile::tempdir().unwrap();
+    let argv = write(
+        dir.path(),
+        "slowish.py",
+        &format!("import sys, time\n{LEGAL}\ntime.sleep(0.1)\nprint(legal(sys.argv[1], sys.argv[2])[0])\n"),
+    );
+    let quick = write(
+        dir.path(),
+        "quick.py",
+        &format!("{LEGAL}\ndef quickMove(brd, tkn):\n    return legal(brd, tkn)[0]\n"),
+    );
+    let argv = format!("argv:python3 {}", argv.display());
+    let quick = format!("quickmove:{}", quick.display());
+    // A game clock is a quickmove program's alone: the argv player's 0.1 s a move over a game of
+    // 30 moves is far beyond --game-time, and it plays on (3 s a move of its own).
+    let output = common::othello([
+        "match",
+        &argv,
+        &quick,
+        "--games",
+        "1",
+        "--move-time",
+        "argv=3",
+        "--game-time",
+        "0.5",
+        "--json",
+    ])
+    .output()
+    .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["forfeits"], 0, "{report}");
+    // The second player named gets its own time; a game time for an argv player is refused.
+    let output = common::othello(["match", &quick, &argv, "--games", "1", "--move-time", "2=0.1", "--json"])
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["forfeits"], 1, "0.1 s for the argv player: {report}");
+    common::othello(["match", &quick, &argv, "--game-time", "2=3"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("only those have a game clock"));
+}

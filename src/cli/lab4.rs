@@ -52,8 +52,8 @@ const PROGRESS_EVERY: u32 = 25;
 
 pub fn run(args: Lab4Args) -> Result<()> {
     let config = Lab4Config {
-        player: args.clock.prepare(&args.player)?,
-        opponent: args.clock.prepare(&args.opponent)?,
+        player: args.clock.prepare(&args.player, 1)?,
+        opponent: args.clock.prepare(&args.opponent, 2)?,
         games: args.games,
         seed: args.seed,
         stop_on_failure: !args.forfeit,

@@ -96,7 +96,7 @@ pub fn run_best(args: BestArgs) -> Result<()> {
     let (best, score, nodes, searcher) = match (&args.strategy, args.depth) {
         (Some(spec), _) if position.moves().is_empty() => (None, None, 0, spec.to_string()),
         (Some(spec), _) => {
-            let spec = args.clock.prepare(spec)?;
+            let spec = args.clock.prepare(spec, 1)?;
             let decision = spec
                 .build(0)
                 .choose(position)

@@ -49,8 +49,8 @@ pub struct MatchArgs {
 
 pub fn run(args: MatchArgs) -> Result<()> {
     let config = MatchConfig {
-        a: args.clock.prepare(&args.a)?,
-        b: args.clock.prepare(&args.b)?,
+        a: args.clock.prepare(&args.a, 1)?,
+        b: args.clock.prepare(&args.b, 2)?,
         games: args.games,
         seed: args.seed,
         opening_plies: args.openings,

@@ -356,18 +356,85 @@ pub fn size(text: &str) -> std::result::Result<u64, String> {
         .ok_or_else(bad)
 }
 
+/// A time given to some players: all of them, every player of one form (`argv=3`), or the Nth player
+/// named on the command line (`2=1`: the second).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TimeFor {
+    who: Who,
+    time: std::time::Duration,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Who {
+    All,
+    Form(crate::course::players::ProgramForm),
+    Nth(usize),
+}
+
+impl TimeFor {
+    /// How closely it names a player (the closest setting wins), or None if it does not.
+    fn fits(&self, form: crate::course::players::ProgramForm, nth: usize) -> Option<u8> {
+        match self.who {
+            Who::All => Some(0),
+            Who::Form(f) if f == form => Some(1),
+            Who::Nth(n) if n == nth => Some(2),
+            _ => None,
+        }
+    }
+}
+
+/// `SECONDS`, `FORM=SECONDS` or `N=SECONDS`.
+fn time_for(text: &str) -> std::result::Result<TimeFor, String> {
+    use crate::course::players::ProgramForm;
+    let Some((who, time)) = text.split_once('=') else {
+        return Ok(TimeFor {
+            who: Who::All,
+            time: seconds(text)?,
+        });
+    };
+    let who = match who {
+        "argv" => Who::Form(ProgramForm::Argv),
+        "quickmove" => Who::Form(ProgramForm::QuickMove),
+        "strategy" => Who::Form(ProgramForm::Strategy),
+        number => match number.parse::<usize>() {
+            Ok(n) if n >= 1 => Who::Nth(n),
+            _ => {
+                return Err(format!(
+                    "{who:?} names no player: expected argv, quickmove, strategy or a player's place (1, 2, ...)"
+                ));
+            }
+        },
+    };
+    Ok(TimeFor {
+        who,
+        time: seconds(time)?,
+    })
+}
+
+/// The setting among `settings` that names this player most closely.
+fn closest(settings: &[TimeFor], form: crate::course::players::ProgramForm, nth: usize) -> Option<std::time::Duration> {
+    settings
+        .iter()
+        .filter_map(|s| s.fits(form, nth).map(|closeness| (closeness, s.time)))
+        .max_by_key(|(closeness, _)| *closeness)
+        .map(|(_, time)| time)
+}
+
 /// The time a program player has (`argv:`, `quickmove:`, `strategy:`); built-in strategies ignore it.
 #[derive(clap::Args, Debug, Clone)]
 pub struct ClockArgs {
     /// Seconds a program has for each move (the course's defaults: argv 0.5, strategy 1, quickmove
     /// none but its game's time): wall time for argv and strategy programs, as the course's 2020
-    /// moderator and tournament server measure it (--cpu-time for CPU time), CPU time for quickmove
-    #[arg(long, value_name = "SECONDS", value_parser = seconds, allow_hyphen_values = true)]
-    move_time: Option<std::time::Duration>,
+    /// moderator and tournament server measure it (--cpu-time for CPU time), CPU time for quickmove.
+    /// SECONDS for every program, FORM=SECONDS for one form's (argv=3), N=SECONDS for the Nth player
+    /// named (2=1); again for more
+    #[arg(long, value_name = "[WHO=]SECONDS", value_parser = time_for, allow_hyphen_values = true)]
+    move_time: Vec<TimeFor>,
     /// Seconds of CPU time a quickmove program has for all its moves in a game (default 0.3), as the
-    /// course's 2023 moderator measures it (time.process_time())
-    #[arg(long, value_name = "SECONDS", value_parser = seconds, allow_hyphen_values = true)]
-    game_time: Option<std::time::Duration>,
+    /// course's 2023 moderator measures it (time.process_time()); other forms have no game clock.
+    /// [WHO=] as for --move-time
+    #[arg(long, value_name = "[WHO=]SECONDS", value_parser = time_for, allow_hyphen_values = true)]
+    game_time: Vec<TimeFor>,
     /// Seconds of CPU time a Python file has to import (default 10)
     #[arg(long, value_name = "SECONDS", value_parser = seconds, allow_hyphen_values = true)]
     import_time: Option<std::time::Duration>,
@@ -384,21 +451,35 @@ pub struct ClockArgs {
 }
 
 impl ClockArgs {
-    /// The strategy with these times, checked that it can play at all (a program in the sandbox).
-    pub fn prepare(&self, spec: &crate::strategy::StrategySpec) -> Result<crate::strategy::StrategySpec> {
+    /// The strategy with these times, checked that it can play at all (a program in the sandbox);
+    /// `nth` is its place among the players named on the command line, from 1.
+    pub fn prepare(&self, spec: &crate::strategy::StrategySpec, nth: usize) -> Result<crate::strategy::StrategySpec> {
+        use crate::course::players::ProgramForm;
         if matches!(spec, crate::strategy::StrategySpec::Program(_)) {
             self.sandbox.apply()?;
         }
+        if let crate::strategy::StrategySpec::Program(program) = spec {
+            let named = self
+                .game_time
+                .iter()
+                .any(|s| s.fits(program.form, nth).is_some_and(|closeness| closeness > 0));
+            if named && program.form != crate::course::players::ProgramForm::QuickMove {
+                bail!(
+                    "bad argument --game-time: player {nth} ({spec}) is not a quickmove program, and only those have a game clock"
+                );
+            }
+        }
         let spec = spec.clone().with_program(|program| {
             program.whole_folder |= self.whole_folder;
+            let form = program.form;
             let clock = &mut program.clock;
             if self.cpu_time {
                 clock.cpu_time = true;
             }
-            if let Some(time) = self.move_time {
+            if let Some(time) = closest(&self.move_time, form, nth) {
                 clock.move_time = Some(time);
             }
-            if let Some(time) = self.game_time {
+            if let Some(time) = closest(&self.game_time, form, nth).filter(|_| form == ProgramForm::QuickMove) {
                 clock.game_time = Some(time);
             }
             if let Some(time) = self.import_time {

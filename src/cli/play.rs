@@ -110,13 +110,13 @@ impl Console {
 }
 
 pub fn run(args: PlayArgs) -> Result<()> {
-    let prepared = |player: &Player| -> Result<Player> {
+    let prepared = |player: &Player, nth: usize| -> Result<Player> {
         Ok(match player {
-            Player::Computer(spec) => Player::Computer(args.clock.prepare(spec)?),
+            Player::Computer(spec) => Player::Computer(args.clock.prepare(spec, nth)?),
             Player::Human => Player::Human,
         })
     };
-    let players = [prepared(&args.black)?, prepared(&args.white)?];
+    let players = [prepared(&args.black, 1)?, prepared(&args.white, 2)?];
     // The log is opened before the game and kept current after every turn: a game left by Ctrl-C,
     // or by input that cannot be read, keeps every move made so far.
     let mut log = args.log.as_deref().map(Output::open).transpose()?;

@@ -55,7 +55,8 @@ pub fn run(args: TournamentArgs) -> Result<()> {
     let players = args
         .players
         .iter()
-        .map(|player| args.clock.prepare(player))
+        .enumerate()
+        .map(|(index, player)| args.clock.prepare(player, index + 1))
         .collect::<Result<Vec<_>>>()?;
     let config = TournamentConfig {
         players,

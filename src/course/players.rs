@@ -78,6 +78,7 @@ impl Clock {
 
 impl std::fmt::Display for Clock {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Only a quickmove clock has a game time; the others never carry one (see ClockArgs).
         match (self.move_time, self.game_time) {
             (Some(m), Some(g)) => write!(f, "{} s a move, {} s a game", m.as_secs_f64(), g.as_secs_f64()),
             (Some(m), None) => write!(f, "{} s a move", m.as_secs_f64()),
@@ -270,10 +271,12 @@ impl ProgramPlayer {
         }
     }
 
-    /// The time this move may take: the move's limit, within what is left of the game's.
+    /// The time this move may take: the move's limit, within what is left of the game's (a quickmove
+    /// program's only: the other forms have no game clock).
     fn limit(&self) -> Result<Duration, Failure> {
         let clock = self.spec.clock;
-        let left = clock.game_time.map(|game| game.saturating_sub(self.used));
+        let game_time = clock.game_time.filter(|_| self.spec.form == ProgramForm::QuickMove);
+        let left = game_time.map(|game| game.saturating_sub(self.used));
         if left == Some(Duration::ZERO) {
             return Err(Failure::TimedOut);
         }
