@@ -40,6 +40,9 @@ pub enum Failure {
     TimedOut,
     #[error("illegal move {0}")]
     Illegal(i64),
+    /// An answer that is not an integer (a quickMove that returns the string '19').
+    #[error("illegal move {0} (not an integer)")]
+    NotAMove(String),
     #[error("no move given")]
     NoMove,
     #[error("program error: {0}")]
@@ -47,12 +50,26 @@ pub enum Failure {
 }
 
 impl Failure {
-    /// -2 time-out, -3 illegal move, -4 no move, -5 program error (pass is -1).
+    /// The Lab 4 handout's codes: -2 time-out, -3 illegal move, -4 no move, -5 program error (a pass
+    /// is -1).
     pub fn code(&self) -> i32 {
         match self {
             Failure::TimedOut => -2,
-            Failure::Illegal(_) => -3,
+            Failure::Illegal(_) | Failure::NotAMove(_) => -3,
             Failure::NoMove => -4,
+            Failure::Crashed(_) => -5,
+        }
+    }
+
+    /// The tournament server's codes for the same failure: -1 no move submitted, -2 not an integer
+    /// or out of range (READ_INVALID), -3 an illegal move (INVALID_MOVE), -4 time-out, -5 an error.
+    pub fn server_code(&self) -> i32 {
+        match self {
+            Failure::NoMove => -1,
+            Failure::NotAMove(_) => -2,
+            Failure::Illegal(number) if !(0..64).contains(number) => -2,
+            Failure::Illegal(_) => -3,
+            Failure::TimedOut => -4,
             Failure::Crashed(_) => -5,
         }
     }

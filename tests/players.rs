@@ -517,3 +517,119 @@ fn each_kind_of_player_has_its_own_clock() {
         .code(2)
         .stderr(predicates::str::contains("only those have a game clock"));
 }
+
+/// Python: the legal moves on the server's 10x10 board (a border of '?'), as 10x10 indices.
+const LEGAL_10X10: &str = r#"
+def legal10(board, token):
+    other = 'o' if token == 'x' else 'x'
+    found = []
+    for sq in range(100):
+        if board[sq] != '.':
+            continue
+        for d in (-11, -10, -9, -1, 1, 9, 10, 11):
+            i, n = sq + d, 0
+            while board[i] == other:
+                i, n = i + d, n + 1
+            if n and board[i] == token:
+                found.append(sq)
+                break
+    return found
+"#;
+
+#[test]
+fn the_strategy_form_is_run_as_the_tournament_server_runs_it() {
+    let dir = tempfile::tempdir().unwrap();
+    // Constructed once a game, before any clock: a constructor of 0.8 s does not slow the moves.
+    let slow_init = write(
+        dir.path(),
+        "slow_init.py",
+        &format!(
+            "import time\n{LEGAL}\nclass Strategy:\n    def __init__(self):\n        end = time.process_time() + 0.8\n        while time.process_time() < end:\n            pass\n    def best_strategy(self, board, player, best_move, still_running):\n        best_move.value = legal(board, player)[0]\n"
+        ),
+    );
+    let (status, report) = lab4(&format!("strategy:{}", slow_init.display()), &["--games", "2"]);
+    assert_eq!((status, &report["forfeits"]), (0, &Value::from(0)), "{report}");
+    let per_move = report["player_seconds"].as_f64().unwrap() / report["player_moves"].as_f64().unwrap();
+    assert!(per_move < 0.5, "{per_move} s a move: the constructor is not in it");
+    // The 10x10 board and moves, and time_limit as an int, as the server gives them.
+    let ten = write(
+        dir.path(),
+        "ten.py",
+        &format!(
+            "{LEGAL_10X10}\nclass Strategy:\n    uses_10x10_board = True\n    uses_10x10_moves = True\n    def best_strategy(self, board, player, best_move, still_running, time_limit):\n        assert len(board) == 100 and board[:11] == '?' * 11, board\n        assert isinstance(time_limit, int), time_limit\n        best_move.value = legal10(board, player)[0]\n"
+        ),
+    );
+    let (status, report) = lab4(
+        &format!("strategy:{}", ten.display()),
+        &["--games", "2", "--move-time", "1.5"],
+    );
+    assert_eq!((status, &report["forfeits"]), (0, &Value::from(0)), "{report}");
+    // An exception before best_move is stored is a program error (-5), not "no move" (-4).
+    let raises = write(
+        dir.path(),
+        "raises.py",
+        "class Strategy:\n    def best_strategy(self, board, player, best_move, still_running):\n        raise ValueError('no idea')\n",
+    );
+    let (status, report) = lab4(&format!("strategy:{}", raises.display()), &["--games", "1"]);
+    assert_eq!(status, 1, "{report}");
+    assert_eq!(report["ended_by"]["code"], -5, "{report}");
+    assert!(report["ended_by"]["transcript"].as_str().unwrap().ends_with("-5"));
+}
+
+#[test]
+fn the_quickmove_form_is_run_as_the_course_moderator_runs_it() {
+    let dir = tempfile::tempdir().unwrap();
+    // sys.argv is [FILE] at import: a file that looks at its arguments imports as it does there.
+    let checks_argv = write(
+        dir.path(),
+        "checks_argv.py",
+        &format!(
+            "import sys\n{LEGAL}\nif len(sys.argv) > 1:\n    raise SystemExit('run from the command line: ' + repr(sys.argv))\ndef quickMove(brd, tkn):\n    return legal(brd, tkn)[0]\n"
+        ),
+    );
+    let (status, report) = lab4(&format!("quickmove:{}", checks_argv.display()), &["--games", "2"]);
+    assert_eq!((status, &report["played"]), (0, &Value::from(2)), "{report}");
+    // The later labs' hole limit: quickMove('', N) once before the games.
+    let hole_limit = write(
+        dir.path(),
+        "hole_limit.py",
+        &format!(
+            "{LEGAL}\nHOLELIMIT = None\ndef quickMove(brd, tkn):\n    global HOLELIMIT\n    if not brd:\n        HOLELIMIT = tkn\n        return\n    assert HOLELIMIT == 12, HOLELIMIT\n    return legal(brd, tkn)[0]\n"
+        ),
+    );
+    let spec = format!("quickmove:{}", hole_limit.display());
+    let (status, report) = lab4(&spec, &["--games", "2", "--hole-limit", "12"]);
+    assert_eq!((status, &report["played"]), (0, &Value::from(2)), "{report}");
+    let (status, report) = lab4(&spec, &["--games", "2"]);
+    assert_eq!(
+        (status, &report["ended_by"]["code"]),
+        (1, &Value::from(-5)),
+        "no hole limit given: {report}"
+    );
+    // A string is not a move: illegal, as the moderator calls it.
+    let string = write(
+        dir.path(),
+        "string.py",
+        &format!("{LEGAL}\ndef quickMove(brd, tkn):\n    return str(legal(brd, tkn)[0])\n"),
+    );
+    let (status, report) = lab4(&format!("quickmove:{}", string.display()), &["--games", "1"]);
+    assert_eq!(status, 1, "{report}");
+    assert_eq!(report["ended_by"]["code"], -3, "{report}");
+    assert_eq!(
+        report["ended_by"]["server_code"], -2,
+        "READ_INVALID on the server: {report}"
+    );
+    // The 2018 moderators sent the board in upper case: an option.
+    let upper = write(
+        dir.path(),
+        "upper.py",
+        &format!(
+            "{LEGAL}\ndef quickMove(brd, tkn):\n    assert brd == brd.upper(), brd\n    return legal(brd.lower(), tkn)[0]\n"
+        ),
+    );
+    let (status, report) = lab4(
+        &format!("quickmove:{}", upper.display()),
+        &["--games", "2", "--upper-board"],
+    );
+    assert_eq!((status, &report["played"]), (0, &Value::from(2)), "{report}");
+}

@@ -15,6 +15,12 @@ use crate::course::moderator::{self, GameLine, Lab4Config, Lab4Tally};
 use crate::strategy::StrategySpec;
 
 #[derive(Args, Debug)]
+#[command(after_help = "\
+Failure codes, in the transcripts and reports, are the Lab 4 handout's: -1 a pass, -2 time-out,
+-3 illegal move (a square that is taken or flips nothing, out of range, not an integer), -4 no move,
+-5 a program error (a crash, an exception, a memory or file-size limit). The JSON gives each failure
+both as `code` and as the tournament server's `server_code`: -1 no move submitted, -2 not an integer
+or out of range, -3 an illegal move, -4 time-out, -5 an error.")]
 pub struct Lab4Args {
     /// The player: argv:COMMAND, quickmove:FILE.py, strategy:FILE.py, or a built-in strategy
     player: StrategySpec,
@@ -176,6 +182,8 @@ fn line_json(line: &GameLine) -> serde_json::Value {
         "game": line.number, "color": line.color.name(), "tokens": line.tokens,
         "opponent_tokens": line.opponent_tokens, "share": line.share(), "transcript": line.transcript,
         "failure": line.failure,
+        "code": line.codes.map(|(code, _)| code),
+        "server_code": line.codes.map(|(_, server)| server),
     })
 }
 

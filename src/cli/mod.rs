@@ -54,7 +54,8 @@ Lab mode (the course's Othello 1-3 snapshots, byte for byte):
     --lab1  Othello 1's first snapshot: the token keeps the turn, `No moves possible`
     --lab4  after the last snapshot, `My preferred move is: N` (a one-ply heuristic)
     --lab5  also `Min score: S; move sequence: [...]` by exact negamax when fewer than
-            --holes N (default 11) squares are empty; the preferred move is then its first move
+            --holes N (default 11; HLn, as the later labs write it, is the same) squares are
+            empty; the preferred move is then its first move
 
 Exit status: 0 ok, 1 refused by the rules (an illegal move: the snapshots before it are printed),
 2 bad input (nothing on stdout). Run `othello COMMAND --help` for a command's options.";
@@ -446,6 +447,13 @@ pub struct ClockArgs {
     /// modules), not of the file alone
     #[arg(long)]
     whole_folder: bool,
+    /// Call a quickmove program's quickMove('', N) once before its games, as the later labs'
+    /// moderators pass the hole limit (below which the program should solve exactly)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=64))]
+    hole_limit: Option<u32>,
+    /// Send programs the board in upper case (.XO), as the 2018 moderators did (default lower case)
+    #[arg(long)]
+    upper_board: bool,
     #[command(flatten)]
     sandbox: SandboxArgs,
 }
@@ -471,6 +479,10 @@ impl ClockArgs {
         }
         let spec = spec.clone().with_program(|program| {
             program.whole_folder |= self.whole_folder;
+            program.upper_board |= self.upper_board;
+            if self.hole_limit.is_some() {
+                program.hole_limit = self.hole_limit;
+            }
             let form = program.form;
             let clock = &mut program.clock;
             if self.cpu_time {

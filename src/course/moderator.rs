@@ -37,6 +37,8 @@ pub struct GameLine {
     pub transcript: String,
     /// The player's failure, with its stderr, when it ended the game.
     pub failure: Option<String>,
+    /// Its code in the Lab 4 handout's list (-2..-5) and in the tournament server's (-1..-5).
+    pub codes: Option<(i32, i32)>,
 }
 
 impl GameLine {
@@ -154,6 +156,10 @@ fn record(tally: &mut Lab4Tally, played: &PlayedGame, worst: usize) -> GameLine 
             .forfeit
             .as_ref()
             .map(|f| format!("{} failed: {}", f.side.lab_char(), f.failed.describe())),
+        codes: played
+            .forfeit
+            .as_ref()
+            .map(|f| (f.failed.failure.code(), f.failed.failure.server_code())),
     };
     // Only the worst few are kept, so that memory does not grow with the number of games.
     let at = tally

@@ -97,6 +97,11 @@ pub struct ProgramSpec {
     /// Each run gets a copy of the whole folder of the program's file (a student's own folder, with
     /// their other modules), not of the file alone.
     pub whole_folder: bool,
+    /// For a quickmove file: `quickMove('', N)` once before its games, as the later labs' moderators
+    /// pass the hole limit.
+    pub hole_limit: Option<u32>,
+    /// The board in upper case (`.XO`), as the 2018 moderators sent it; lower case otherwise.
+    pub upper_board: bool,
     /// Python helpers with the file imported, waiting for their next game.
     helpers: HelperPool,
 }
@@ -153,6 +158,8 @@ impl ProgramSpec {
             target: target.to_string(),
             clock: Clock::course_default(form),
             whole_folder: false,
+            hole_limit: None,
+            upper_board: false,
             helpers: HelperPool::default(),
         }
     }
@@ -200,14 +207,18 @@ impl ProgramSpec {
                     "strategy"
                 };
                 let file = std::path::absolute(&self.target).map_err(|e| self.error(e.to_string()))?;
-                Ok(vec![
+                let mut words = vec![
                     Word::text("python3"),
                     Word::text("-u"),
                     Word::text("-c"),
                     Word::text(HELPER),
                     Word::text(mode),
                     Word::copy_of(&file, self.whole_folder),
-                ])
+                ];
+                if let (ProgramForm::QuickMove, Some(holes)) = (self.form, self.hole_limit) {
+                    words.push(Word::text(holes.to_string()));
+                }
+                Ok(words)
             }
         }
     }
@@ -288,8 +299,18 @@ impl ProgramPlayer {
         })
     }
 
+    /// The board as the program gets it: 64 characters, in the case the course's moderator sends.
+    fn board_text(&self, position: Position) -> String {
+        let board = lab_board::format(position);
+        if self.spec.upper_board {
+            board.to_ascii_uppercase()
+        } else {
+            board.to_ascii_lowercase()
+        }
+    }
+
     fn argv_move(&mut self, position: Position, limit: Duration) -> Result<(Option<i64>, Duration), Failed> {
-        let board = lab_board::format(position).to_ascii_lowercase();
+        let board = self.board_text(position);
         let token = position.to_move.lab_char().to_string();
         let job = self
             .spec
@@ -325,11 +346,12 @@ impl ProgramPlayer {
                 None => Helper::start(&self.spec)?,
             });
         }
+        let board = self.board_text(position);
         let helper = self.helper.as_mut().expect("started above");
         let timing = self.spec.timing();
         let request = format!(
             "move {} {} {:.6}{}",
-            lab_board::format(position).to_ascii_lowercase(),
+            board,
             position.to_move.lab_char(),
             limit.as_secs_f64(),
             if timing == Timing::Cpu { " cpu" } else { "" }
@@ -388,6 +410,7 @@ impl ProgramPlayer {
                 Err(_) => Err(fail(helper, Failure::NoMove)),
             },
             Some(("error", message)) => Err(fail(helper, Failure::Crashed(message.to_string()))),
+            Some(("illegal", text)) => Err(fail(helper, Failure::NotAMove(text.to_string()))),
             _ if answer == "none" => Err(fail(helper, Failure::NoMove)),
             _ => Err(fail(
                 helper,
@@ -427,8 +450,13 @@ impl Strategy for ProgramPlayer {
 }
 
 impl Drop for ProgramPlayer {
+    /// A quickmove helper plays game after game (the 2023 moderator imports the file once); a
+    /// strategy's helper is not used again (the server imports the file, and constructs its Strategy,
+    /// anew for every game).
     fn drop(&mut self) {
-        if let Some(helper) = self.helper.take() {
+        if let Some(helper) = self.helper.take()
+            && self.spec.form == ProgramForm::QuickMove
+        {
             self.spec.helpers.give_back(helper);
         }
     }

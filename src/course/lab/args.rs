@@ -71,6 +71,18 @@ impl LabRequest {
         let mut holes_given = None;
         let mut args = args.iter().map(AsRef::as_ref);
         while let Some(argument) = args.next() {
+            // `HL12`: the later labs' way to give the hole limit, the same as `--holes 12`.
+            if let Some(value) = argument
+                .strip_prefix("HL")
+                .filter(|v| !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()))
+            {
+                request.holes = value.parse().ok().filter(|&n| n <= 64).ok_or_else(|| BadArgument {
+                    argument: argument.to_string(),
+                    expected: "HLn takes a number of empty squares, 0..64".to_string(),
+                })?;
+                holes_given = Some(argument);
+                continue;
+            }
             if argument == "--holes" {
                 let value = args.next().ok_or_else(|| BadArgument {
                     argument: argument.to_string(),
@@ -90,7 +102,10 @@ impl LabRequest {
         {
             return Err(BadArgument {
                 argument: argument.to_string(),
-                expected: "--holes only goes with --lab5".to_string(),
+                expected: format!(
+                    "{} only goes with --lab5",
+                    if argument.starts_with("HL") { "HLn" } else { "--holes" }
+                ),
             });
         }
         Ok(request)
@@ -251,6 +266,14 @@ mod tests {
             assert!(error.to_string().contains(fragment), "{args:?}: {error}");
             assert_eq!(&error.argument, args.last().unwrap());
         }
+        // The later labs' HLn is --holes n.
+        let hl = LabRequest::parse(&["--lab5", "HL12"]).unwrap();
+        assert_eq!(hl.holes, 12);
+        assert_eq!(
+            LabRequest::parse(&["HL12"]).unwrap_err().expected,
+            "HLn only goes with --lab5"
+        );
+        assert!(LabRequest::parse(&["--lab5", "HL99"]).is_err());
         let error = LabRequest::parse(&["--holes", "4"]).unwrap_err();
         assert_eq!(
             (error.argument.as_str(), error.expected.as_str()),
