@@ -216,7 +216,7 @@ fn a_hundred_quickmove_games_are_quick_and_their_log_replays() {
     let log = dir.path().join("games.jsonl");
     let (status, report) = lab4(
         &format!("quickmove:{}", player.display()),
-        &["--log", log.to_str().unwrap(), "--worst", "3"],
+        &["--log", log.to_str().unwrap(), "--worst", "3", "--games", "100"],
     );
     assert_eq!(status, 0, "{report}");
     assert_eq!(report["played"], 100);
@@ -632,4 +632,47 @@ fn the_quickmove_form_is_run_as_the_course_moderator_runs_it() {
         &["--games", "2", "--upper-board"],
     );
     assert_eq!((status, &report["played"]), (0, &Value::from(2)), "{report}");
+}
+
+#[test]
+fn the_course_years_rules_are_presets() {
+    let dir = tempfile::tempdir().unwrap();
+    let quick = write(
+        dir.path(),
+        "quick.py",
+        &format!("{LEGAL}\ndef quickMove(brd, tkn):\n    return legal(brd, tkn)[-1]\n"),
+    );
+    // 2023-24: 500 games, the three lowest shown (the default for a quickmove program).
+    let (status, report) = lab4(&format!("quickmove:{}", quick.display()), &["--rules", "lab4-2024"]);
+    assert_eq!(status, 0, "{report}");
+    assert_eq!(
+        (report["played"].as_u64(), report["rules"].as_str()),
+        (Some(500), Some("lab4-2024"))
+    );
+    assert_eq!(report["worst"].as_array().unwrap().len(), 3);
+    // 2021: an argv program that hoards time (prints its move, then goes on thinking past the limit)
+    // keeps the move it printed; by the 2023-24 rules that time-out ends the test.
+    let hoarder = write(
+        dir.path(),
+        "hoarder.py",
+        &format!("import sys, time\n{LEGAL}\nprint(legal(sys.argv[1], sys.argv[2])[0], flush=True)\ntime.sleep(5)\n"),
+    );
+    let argv = format!("argv:python3 {}", hoarder.display());
+    let (status, report) = lab4(&argv, &["--rules", "lab4-2021", "--games", "1", "--move-time", "0.2"]);
+    assert_eq!((status, &report["forfeits"]), (0, &Value::from(0)), "{report}");
+    assert_eq!(report["worst"].as_array().unwrap().len(), 1, "one game played");
+    let (status, report) = lab4(&argv, &["--rules", "lab4-2024", "--games", "1", "--move-time", "0.2"]);
+    assert_eq!((status, &report["ended_by"]["code"]), (1, &Value::from(-2)), "{report}");
+    // The server allows at most 15 s a move.
+    let strategy = write(
+        dir.path(),
+        "strategy.py",
+        &format!(
+            "{LEGAL}\nclass Strategy:\n    def best_strategy(self, board, player, best_move, still_running):\n        best_move.value = legal(board, player)[0]\n"
+        ),
+    );
+    common::othello(["lab4", &format!("strategy:{}", strategy.display()), "--move-time", "16"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("the server rules allow at most 15 s a move"));
 }

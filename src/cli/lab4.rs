@@ -27,9 +27,10 @@ pub struct Lab4Args {
     /// The opponent
     #[arg(long, default_value = "random")]
     opponent: StrategySpec,
-    /// Games to play; the player is x (black) in the odd-numbered ones
-    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
-    games: u32,
+    /// Games to play; the player is x (black) in the odd-numbered ones (default: the rules', 100 or
+    /// 500)
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+    games: Option<u32>,
     /// Seed of the opponent's random moves
     #[arg(long, default_value_t = 1, value_parser = super::seed)]
     seed: u64,
@@ -37,9 +38,9 @@ pub struct Lab4Args {
     /// first failure ends the test
     #[arg(long)]
     forfeit: bool,
-    /// How many of the lowest-scoring games to show
-    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u32).range(0..=1000))]
-    worst: u32,
+    /// How many of the lowest-scoring games to show (default: the rules', 2 or 3)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=1000))]
+    worst: Option<u32>,
     /// Games played at a time (1, the default, gives a program the whole machine, as the course does)
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     threads: u32,
@@ -57,13 +58,16 @@ pub struct Lab4Args {
 const PROGRESS_EVERY: u32 = 25;
 
 pub fn run(args: Lab4Args) -> Result<()> {
+    let player = args.clock.prepare(&args.player, 1)?;
+    let rules = args.clock.rules_for(&player);
     let config = Lab4Config {
-        player: args.clock.prepare(&args.player, 1)?,
         opponent: args.clock.prepare(&args.opponent, 2)?,
-        games: args.games,
+        player,
+        rules,
+        games: args.games.unwrap_or(rules.games()),
         seed: args.seed,
         stop_on_failure: !args.forfeit,
-        worst: args.worst as usize,
+        worst: args.worst.unwrap_or(rules.worst()) as usize,
         threads: args.threads as usize,
     };
     let mut log = MatchLog::open(args.log.as_deref())?;
@@ -119,7 +123,8 @@ fn game_text(line: &GameLine) -> String {
 
 fn text_report(config: &Lab4Config, tally: &Lab4Tally) -> String {
     let mut out = format!(
-        "Lab 4: {}{} against {}, {} games (seed {})\n",
+        "Lab 4 ({} rules): {}{} against {}, {} games (seed {})\n",
+        config.rules,
         config.player,
         clock_of(&config.player),
         config.opponent,
@@ -189,6 +194,7 @@ fn line_json(line: &GameLine) -> serde_json::Value {
 
 fn json_report(config: &Lab4Config, tally: &Lab4Tally) -> String {
     json!({
+        "rules": config.rules.name(),
         "player": config.player.to_string(),
         "opponent": config.opponent.to_string(),
         "games": config.games,

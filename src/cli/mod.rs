@@ -454,6 +454,19 @@ pub struct ClockArgs {
     /// Send programs the board in upper case (.XO), as the 2018 moderators did (default lower case)
     #[arg(long)]
     upper_board: bool,
+    /// Play by one year's rules of the course: lab4-2021 (argv, 0.5 s a move, 100 games, time
+    /// hoarding), lab4-2024 (quickMove, 0.3 s of CPU time a game, 500 games, a time-out ends the
+    /// test) or server (the tournament server: 5 s a move, 1 s in tournaments, at most 15, 1 s to
+    /// import). Default: for each program, the most recent rules of its form (argv lab4-2021,
+    /// quickmove lab4-2024, strategy server)
+    #[arg(long, value_name = "RULES")]
+    rules: Option<crate::course::rules::Rules>,
+    /// Carry a program's unused time over to its next move, in whole seconds, as the server's runoff
+    #[arg(long)]
+    runoff: bool,
+    /// Set by the tournament command: the server's rules give tournaments 1 s a move
+    #[arg(skip)]
+    pub tournament: bool,
     #[command(flatten)]
     sandbox: SandboxArgs,
 }
@@ -478,6 +491,11 @@ impl ClockArgs {
             }
         }
         let spec = spec.clone().with_program(|program| {
+            if let Some(rules) = self.rules {
+                program.rules = rules;
+            }
+            program.clock = program.rules.clock(program.form, self.tournament);
+            program.runoff |= self.runoff;
             program.whole_folder |= self.whole_folder;
             program.upper_board |= self.upper_board;
             if self.hole_limit.is_some() {
@@ -498,8 +516,29 @@ impl ClockArgs {
                 clock.import_time = time;
             }
         });
+        if let crate::strategy::StrategySpec::Program(program) = &spec
+            && let (Some(max), Some(time)) = (program.rules.max_move_time(), program.clock.move_time)
+            && time > max
+        {
+            bail!(
+                "bad argument --move-time {}: the {} rules allow at most {} s a move",
+                time.as_secs_f64(),
+                program.rules,
+                max.as_secs_f64()
+            );
+        }
         spec.check()?;
         Ok(spec)
+    }
+
+    /// The rules asked for, or the most recent rules of this player's form (lab4-2024 for a
+    /// built-in strategy: the most recent course).
+    pub fn rules_for(&self, spec: &crate::strategy::StrategySpec) -> crate::course::rules::Rules {
+        use crate::course::rules::Rules;
+        self.rules.unwrap_or(match spec {
+            crate::strategy::StrategySpec::Program(program) => program.rules,
+            _ => Rules::Lab4_2024,
+        })
     }
 }
 

@@ -52,11 +52,13 @@ pub fn run(args: TournamentArgs) -> Result<()> {
     if args.json && args.csv.as_deref().is_some_and(is_stdout) {
         bail!("bad argument \"-\": --json already writes to stdout");
     }
+    let mut clock = args.clock.clone();
+    clock.tournament = true;
     let players = args
         .players
         .iter()
         .enumerate()
-        .map(|(index, player)| args.clock.prepare(player, index + 1))
+        .map(|(index, player)| clock.prepare(player, index + 1))
         .collect::<Result<Vec<_>>>()?;
     let config = TournamentConfig {
         players,

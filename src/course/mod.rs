@@ -9,5 +9,6 @@ pub mod lab5;
 pub mod moderator;
 pub mod players;
 pub mod report;
+pub mod rules;
 pub mod tournament;
 pub mod transcript;

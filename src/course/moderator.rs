@@ -19,6 +19,8 @@ pub struct Lab4Config {
     pub seed: u64,
     /// The course's rule: a failure ends the test. Otherwise it forfeits that game (0 tokens to 64).
     pub stop_on_failure: bool,
+    /// The rules the test is played by (for reports: the players carry their own clocks).
+    pub rules: super::rules::Rules,
     /// How many games are shown, worst first.
     pub worst: usize,
     pub threads: usize,

@@ -6,6 +6,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use super::rules::Rules;
 use crate::notation::lab_board;
 use crate::position::Position;
 use crate::runner::{self, Ending, Job, Limits, Session, Silence, Timing, Word};
@@ -50,22 +51,6 @@ pub struct Clock {
 }
 
 impl Clock {
-    /// The course's own limits: 0.5 s a move for Lab 4 of 2020, 0.3 s a game for Lab 4 of 2023,
-    /// and a second a move for the tournament server.
-    pub fn course_default(form: ProgramForm) -> Clock {
-        let (move_time, game_time) = match form {
-            ProgramForm::Argv => (Some(Duration::from_millis(500)), None),
-            ProgramForm::QuickMove => (None, Some(Duration::from_millis(300))),
-            ProgramForm::Strategy => (Some(Duration::from_secs(1)), None),
-        };
-        Clock {
-            move_time,
-            game_time,
-            import_time: Duration::from_secs(10),
-            cpu_time: false,
-        }
-    }
-
     /// How a form's time is measured with this clock (in a sandbox).
     pub fn timing(&self, form: ProgramForm) -> Timing {
         if form == ProgramForm::QuickMove || self.cpu_time {
@@ -102,6 +87,10 @@ pub struct ProgramSpec {
     pub hole_limit: Option<u32>,
     /// The board in upper case (`.XO`), as the 2018 moderators sent it; lower case otherwise.
     pub upper_board: bool,
+    /// The course's rules it plays by (its clock's defaults, what a time-out is).
+    pub rules: Rules,
+    /// Unused time carried over to the next move, in whole seconds, as the server's runoff does.
+    pub runoff: bool,
     /// Python helpers with the file imported, waiting for their next game.
     helpers: HelperPool,
 }
@@ -156,10 +145,12 @@ impl ProgramSpec {
         ProgramSpec {
             form,
             target: target.to_string(),
-            clock: Clock::course_default(form),
+            clock: Rules::for_form(form).clock(form, false),
             whole_folder: false,
             hole_limit: None,
             upper_board: false,
+            rules: Rules::for_form(form),
+            runoff: false,
             helpers: HelperPool::default(),
         }
     }
@@ -271,6 +262,8 @@ pub struct ProgramPlayer {
     helper: Option<Helper>,
     /// Time used in this game so far.
     used: Duration,
+    /// With runoff: the unused time of its last move, added to the next one's.
+    carried: Duration,
 }
 
 impl ProgramPlayer {
@@ -279,6 +272,7 @@ impl ProgramPlayer {
             spec,
             helper: None,
             used: Duration::ZERO,
+            carried: Duration::ZERO,
         }
     }
 
@@ -291,7 +285,8 @@ impl ProgramPlayer {
         if left == Some(Duration::ZERO) {
             return Err(Failure::TimedOut);
         }
-        Ok(match (clock.move_time, left) {
+        let move_time = clock.move_time.map(|per_move| per_move + self.carried);
+        Ok(match (move_time, left) {
             (Some(per_move), Some(left)) => per_move.min(left),
             (Some(per_move), None) => per_move,
             (None, Some(left)) => left,
@@ -331,8 +326,12 @@ impl ProgramPlayer {
         // The course's rule: the last integer printed before the program ends or is cut off.
         let last = last_integer(&String::from_utf8_lossy(&run.stdout));
         let time = run.time(&limits);
+        let hoarding = self.spec.rules.hoarding();
         match (&run.ending, last) {
-            (Ending::Exited(0) | Ending::TimedOut | Ending::OutputLimit, Some(_)) => Ok((last, time)),
+            // The 2021 rule: a time-out is not an error, the last integer printed is the move.
+            (Ending::TimedOut, Some(_)) if hoarding => Ok((last, time)),
+            (Ending::TimedOut, Some(_)) => Err(failed(Failure::TimedOut)),
+            (Ending::Exited(0) | Ending::OutputLimit, Some(_)) => Ok((last, time)),
             (ending, None) if ending.is_time_out() => Err(failed(Failure::TimedOut)),
             (Ending::Exited(0) | Ending::OutputLimit, None) => Err(failed(Failure::NoMove)),
             (ending, _) => Err(failed(Failure::Crashed(ending.describe(&limits)))),
@@ -434,6 +433,11 @@ impl Strategy for ProgramPlayer {
             ProgramForm::QuickMove | ProgramForm::Strategy => self.helper_move(position, limit)?,
         };
         self.used += elapsed;
+        if self.spec.runoff {
+            // The server rounds the unused time to whole seconds.
+            let unused = limit.saturating_sub(elapsed).as_secs_f64().round();
+            self.carried = Duration::from_secs_f64(unused);
+        }
         let number = number.ok_or(Failure::NoMove)?;
         let square = u8::try_from(number)
             .ok()
