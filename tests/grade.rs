@@ -420,3 +420,33 @@ fn lab5_cases_are_marked_as_the_course_marks_them() {
         .unwrap();
     assert_eq!(summary["marks"], 30.0);
 }
+
+#[test]
+fn lab5_cases_come_in_the_courses_mix_and_other_cases_are_refused_by_its_judge() {
+    let dir = tempfile::tempdir().unwrap();
+    let lab5 = dir.path().join("lab5");
+    common::othello(["cases", "--lab5", "--count", "100", lab5.to_str().unwrap()])
+        .assert()
+        .success();
+    let mut holes = [0usize; 11];
+    for entry in std::fs::read_dir(&lab5).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "args") {
+            let board = std::fs::read_to_string(&path).unwrap();
+            holes[board.lines().next().unwrap().matches('.').count()] += 1;
+        }
+    }
+    // The 2021 handout's mix: one board with 10 empty squares, the rest 1 to 9.
+    assert_eq!(holes[10], 1, "{holes:?}");
+    assert!(holes[1..10].iter().all(|&n| n == 11), "{holes:?}");
+    // A set of ordinary cases (56 empty squares and more) is refused at once, not solved for ever.
+    let ordinary = dir.path().join("ordinary");
+    common::othello(["cases", "--count", "3", ordinary.to_str().unwrap()])
+        .assert()
+        .success();
+    common::othello(["grade", ordinary.to_str().unwrap(), "--judge", "lab5", "--", "true"])
+        .timeout(std::time::Duration::from_secs(30))
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("the lab5 judge solves every case exactly"));
+}

@@ -45,11 +45,12 @@ pub struct GradeArgs {
     /// forgiven), course (the last board and possible moves, as the course's Lab A grader)
     #[arg(long, value_delimiter = ',', default_value = "tolerant")]
     judge: Vec<Judge>,
-    /// Seconds of CPU time a case may use, all its processes together; a case that uses little CPU
-    /// time for 3 times as long (1 s to 60 s) of wall time, or runs 10 times as long plus 10 s, is
-    /// stopped too. Without the sandbox: seconds of wall time
-    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = super::seconds, allow_hyphen_values = true)]
-    timeout: Duration,
+    /// Seconds of CPU time a case may use, all its processes together (default 10; 60 with the lab5
+    /// judge, the 2018 grader's time for Lab 5); a case that uses little CPU time for 3 times as long
+    /// (1 s to 60 s) of wall time, or runs 10 times as long plus 10 s, is stopped too. Without the
+    /// sandbox: seconds of wall time
+    #[arg(long, value_name = "SECONDS", value_parser = super::seconds, allow_hyphen_values = true)]
+    timeout: Option<Duration>,
     /// Cases run at a time (default: the number of cores)
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
     jobs: Option<u32>,
@@ -91,10 +92,20 @@ pub fn run(args: GradeArgs) -> Result<()> {
     let programs = programs(&args)?;
     let mut judges = args.judge.clone();
     judges.dedup();
+    if judges.contains(&Judge::Lab5) {
+        for case in &cases {
+            crate::course::lab5::check_case(&case.args).map_err(|why| anyhow!("bad case {:?}: {why}", case.name))?;
+        }
+    }
+    let timeout = args.timeout.unwrap_or(if judges.contains(&Judge::Lab5) {
+        Duration::from_secs(60)
+    } else {
+        Duration::from_secs(10)
+    });
     let mut outputs = Outputs::open(&args)?;
     let isolation = args.sandbox.apply()?;
     let limits = Limits {
-        time: args.timeout,
+        time: timeout,
         timing: Timing::Cpu,
         stdout: args.output_limit as usize,
         isolation,

@@ -8,7 +8,7 @@ use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
 
 use super::{Refused, write_stdout};
-use crate::course::cases::{self, Form, Options};
+use crate::course::cases::{self, Form, Lab5Mix, Options};
 use crate::course::judge::Judge;
 
 #[derive(Args, Debug)]
@@ -98,10 +98,15 @@ pub struct CasesArgs {
     /// The moves as one condensed transcript (4445_9-157: two characters a move, -1 a pass)
     #[arg(long, conflicts_with = "lab1")]
     condensed: bool,
-    /// Lab 5 cases: a board with 1 to 10 empty squares (ten of each count in a hundred) and the token
-    /// to play; grade them with --judge lab5
+    /// Lab 5 cases: a board with 1 to 10 empty squares and the token to play, in the course's mix
+    /// (the 2021 handout's: ten boards with 1 to 10 empty squares, then 1 to 9 in turn, so that only
+    /// the 10th has 10); grade them with --judge lab5
     #[arg(long, conflicts_with_all = ["lab1", "varied", "condensed"])]
     lab5: bool,
+    /// Lab 5's boards with 1 to 10 empty squares in turn (ten of each count in a hundred) rather
+    /// than the course's mix
+    #[arg(long, requires = "lab5")]
+    uniform: bool,
     /// Replace the cases already in DIR (the old set is removed)
     #[arg(long)]
     replace: bool,
@@ -129,6 +134,11 @@ pub fn run_cases(args: CasesArgs) -> Result<()> {
         },
         condensed: args.condensed,
         max_moves: args.max_moves,
+        lab5_mix: if args.uniform {
+            Lab5Mix::Uniform
+        } else {
+            Lab5Mix::Course
+        },
     };
     // The set is written whole into a new folder beside DIR, then renamed: no half set, ever.
     let parent = args

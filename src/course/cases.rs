@@ -21,9 +21,31 @@ pub enum Form {
     Varied,
     /// Othello 1: a board and a token only; the expected output is the `--lab1` snapshot.
     Lab1,
-    /// Lab 5: a board with 1 to 10 empty squares (ten of each count in a hundred) and the token to
-    /// play; the expected output is the lab mode's with `--lab5`.
+    /// Lab 5: a board with 1 to 10 empty squares and the token to play; the expected output is the
+    /// lab mode's with `--lab5`.
     Lab5,
+}
+
+/// How many empty squares Lab 5's boards have, case by case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lab5Mix {
+    /// The 2021 handout's: ten boards with 1 to 10 empty squares, then boards with 1 to 9 in turn
+    /// ("the 10th test is the only one with 10 free spots"): a hundred has ten of each count from 1
+    /// to 9 beyond the first ten.
+    Course,
+    /// 1 to 10 in turn: a hundred has ten of each count.
+    Uniform,
+}
+
+impl Lab5Mix {
+    /// The empty squares of case `index` (from 0).
+    pub fn holes(self, index: u64) -> u32 {
+        match self {
+            Lab5Mix::Course if index < 10 => index as u32 + 1,
+            Lab5Mix::Course => 1 + ((index - 10) % 9) as u32,
+            Lab5Mix::Uniform => 1 + (index % 10) as u32,
+        }
+    }
 }
 
 /// How to generate a set.
@@ -34,6 +56,8 @@ pub struct Options {
     pub condensed: bool,
     /// At most this many moves per random case (one in eight plays its game to the end).
     pub max_moves: u32,
+    /// The empty squares of Lab 5's boards.
+    pub lab5_mix: Lab5Mix,
 }
 
 /// One generated case.
@@ -83,7 +107,7 @@ struct Plan {
 pub fn generate(seed: u64, index: u64, options: Options) -> Case {
     let mut rng = SeededRng::for_item(seed, index);
     if options.form == Form::Lab5 {
-        return lab5_case(&mut rng, 1 + (index % 10) as u32);
+        return lab5_case(&mut rng, options.lab5_mix.holes(index));
     }
     let plan = match KINDS.get(index as usize) {
         Some(&kind) => planned(&mut rng, kind, options.form),
@@ -397,6 +421,25 @@ mod tests {
             form,
             condensed,
             max_moves: 10,
+            lab5_mix: Lab5Mix::Course,
+        }
+    }
+
+    #[test]
+    fn lab5_cases_follow_the_courses_mix() {
+        let holes: Vec<u32> = (0..100).map(|i| Lab5Mix::Course.holes(i)).collect();
+        assert_eq!(holes[..10], [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+        assert_eq!(holes.iter().filter(|&&h| h == 10).count(), 1, "only the 10th has 10");
+        for count in 1..=9 {
+            assert_eq!(holes.iter().filter(|&&h| h == count).count(), 11, "{count}");
+        }
+        let uniform: Vec<u32> = (0..100).map(|i| Lab5Mix::Uniform.holes(i)).collect();
+        assert_eq!(uniform.iter().filter(|&&h| h == 10).count(), 10);
+        // The generated boards have those counts of empty squares.
+        for index in [0, 9, 10, 18] {
+            let case = generate(7, index, options(Form::Lab5, false));
+            let empty = case.args[0].chars().filter(|&c| c == '.').count() as u32;
+            assert_eq!(empty, Lab5Mix::Course.holes(index));
         }
     }
 

@@ -8,6 +8,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::judge::Difference;
+use super::lab::LabRequest;
 use super::lab::negamax;
 use super::transcript::{integers, last_move_number};
 use crate::board::Board;
@@ -35,6 +36,22 @@ fn lost(place: &str, expected: String, actual: String) -> Difference {
 /// The square of a number, if it is one.
 fn square_of(number: i64) -> Option<Square> {
     u8::try_from(number).ok().and_then(Square::new)
+}
+
+/// The most empty squares a case may have for the lab5 judge, which solves every case exactly
+/// (Lab 5's have 1 to 10; one of 14 takes well under a second).
+pub const MAX_EMPTIES: u32 = 14;
+
+/// Whether a case's arguments are a Lab 5 case this judge can mark: why not, if not.
+pub fn check_case(args: &[String]) -> Result<(), String> {
+    let request = LabRequest::parse(args).map_err(|e| format!("not a position: {e}"))?;
+    let empties = super::lab::start_position(&request).board.empty_count();
+    if empties > MAX_EMPTIES {
+        return Err(format!(
+            "{empties} empty squares: the lab5 judge solves every case exactly and takes at most {MAX_EMPTIES} (Lab 5's cases have 1 to 10; write them with othello cases --lab5)"
+        ));
+    }
+    Ok(())
 }
 
 /// Marks a program's output for a position whose side to move has a legal move.
