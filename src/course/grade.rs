@@ -364,6 +364,8 @@ pub struct Summary {
     pub passed: BTreeMap<Judge, usize>,
     /// Cases some judge failed (not counting time-outs and crashes).
     pub failed: usize,
+    /// Cases each judge failed.
+    pub failed_by: BTreeMap<Judge, usize>,
     pub timeouts: usize,
     /// Cases stopped at a resource limit of the sandbox.
     pub limits: usize,
@@ -383,6 +385,7 @@ impl Summary {
         self.cases += 1;
         for judgement in &outcome.judgements {
             *self.passed.entry(judgement.judge).or_default() += usize::from(judgement.verdict == Verdict::Pass);
+            *self.failed_by.entry(judgement.judge).or_default() += usize::from(judgement.verdict == Verdict::Fail);
             self.marks += judgement.marks.unwrap_or(0.0);
         }
         match outcome.verdict() {

@@ -120,10 +120,19 @@ pub fn summary_text(summary: &Summary, judges: &[Judge]) -> String {
     } else {
         String::new()
     };
+    // One judge: how many cases failed; several: how many each failed (a case may fail one only).
+    let failed = if judges.len() > 1 {
+        let each: Vec<String> = judges
+            .iter()
+            .map(|judge| format!("{judge} {}", summary.failed_by.get(judge).copied().unwrap_or(0)))
+            .collect();
+        format!("failed: {}", each.join(", "))
+    } else {
+        format!("{} failed", summary.failed)
+    };
     format!(
-        "{}{marks}; {} failed, {} time-out{}{limits}, {} crash{}; {}",
+        "{}{marks}; {failed}, {} time-out{}{limits}, {} crash{}; {}",
         passed.join(", "),
-        summary.failed,
         summary.timeouts,
         plural(summary.timeouts),
         summary.crashes,
