@@ -137,7 +137,10 @@ fn a_class_is_graded_by_every_judge_as_the_course_would() {
     // With several judges the summary line counts the failures of each: wrong_count fails no case
     // under the course's judge.
     let line = stdout.lines().find(|l| l.starts_with("wrong_count: ")).unwrap();
-    assert!(line.contains("; failed: strict ") && line.contains(", course 0,"), "{line}");
+    assert!(
+        line.contains("; failed: strict ") && line.contains(", course 0,"),
+        "{line}"
+    );
     // The crash shows its traceback, the flood was stopped at the cap, the hang did not hold anything up.
     assert!(stdout.contains("KeyError: 'board'"), "{stdout}");
     assert!(stdout.contains("more than 100000 bytes"), "{stdout}");

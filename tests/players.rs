@@ -677,3 +677,43 @@ fn the_course_years_rules_are_presets() {
         .code(2)
         .stderr(predicates::str::contains("the server rules allow at most 15 s a move"));
 }
+
+#[test]
+fn tournament_standings_say_why_a_player_forfeited() {
+    let dir = tempfile::tempdir().unwrap();
+    let occupied = write(
+        dir.path(),
+        "occupied.py",
+        "import sys\ndef quickMove(brd, tkn):\n    print('thinking', file=sys.stderr)\n    return brd.index('x')\n",
+    );
+    let csv = dir.path().join("standings.csv");
+    let output = common::othello([
+        "tournament",
+        &format!("quickmove:{}", occupied.display()),
+        "random",
+        "--json",
+        "--csv",
+        csv.to_str().unwrap(),
+    ])
+    .output()
+    .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let standing = report["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["forfeits"] == 2)
+        .unwrap_or_else(|| panic!("{report}"));
+    let reasons = standing["forfeit_reasons"].as_array().unwrap();
+    assert_eq!(reasons.len(), 2);
+    assert_eq!(
+        (reasons[0]["code"].as_i64(), reasons[0]["server_code"].as_i64()),
+        (Some(-3), Some(-3))
+    );
+    assert_eq!(reasons[0]["stderr"], "thinking");
+    assert!(reasons[0]["move"].as_u64().unwrap() <= 2, "the first move of its side");
+    let csv = std::fs::read_to_string(&csv).unwrap();
+    assert!(csv.lines().next().unwrap().ends_with(",forfeit_reasons"));
+    assert!(csv.contains("illegal move") && csv.contains("(code -3)"), "{csv}");
+}

@@ -81,10 +81,11 @@ pub fn run(args: TournamentArgs) -> Result<()> {
     log.finish()?;
     let reproducible = config.players.iter().all(StrategySpec::is_reproducible);
     if let Some(csv) = csv.take() {
-        let mut text = String::from("rank,player,points,games,wins,draws,losses,forfeits,byes,discs\n");
+        let mut text = String::from("rank,player,points,games,wins,draws,losses,forfeits,byes,discs,forfeit_reasons\n");
         for (rank, s) in standings.iter().enumerate() {
+            let reasons: Vec<String> = s.forfeit_notes.iter().map(|n| n.describe(&names)).collect();
             text += &format!(
-                "{},{},{},{},{},{},{},{},{},{}\n",
+                "{},{},{},{},{},{},{},{},{},{},{}\n",
                 rank + 1,
                 csv_field(&names[s.player]),
                 s.points(),
@@ -94,7 +95,8 @@ pub fn run(args: TournamentArgs) -> Result<()> {
                 s.losses,
                 s.forfeits,
                 s.byes,
-                s.discs
+                s.discs,
+                csv_field(&reasons.join("; "))
             );
         }
         csv.finish(&text)?;
@@ -114,6 +116,11 @@ pub fn run(args: TournamentArgs) -> Result<()> {
                 "rank": rank + 1, "player": names[s.player], "points": s.points(), "games": s.games,
                 "wins": s.wins, "draws": s.draws, "losses": s.losses, "forfeits": s.forfeits,
                 "byes": s.byes, "discs": s.discs,
+                "forfeit_reasons": s.forfeit_notes.iter().map(|n| json!({
+                    "round": n.round + 1, "color": n.color.name(), "opponent": names[n.opponent],
+                    "move": n.ply, "code": n.code, "server_code": n.server_code,
+                    "failure": n.failure, "stderr": n.stderr,
+                })).collect::<Vec<_>>(),
             })).collect::<Vec<_>>(),
         })
         .to_string()
@@ -150,6 +157,20 @@ fn text_standings(
             s.forfeits,
             s.discs
         );
+    }
+    let forfeited: Vec<&Standing> = standings.iter().filter(|s| s.forfeits > 0).collect();
+    if !forfeited.is_empty() {
+        out += "Forfeits:\n";
+        for s in forfeited {
+            out += &format!("  {} ({}):\n", names[s.player], s.forfeits);
+            for note in &s.forfeit_notes {
+                out += &format!("    {}\n", note.describe(names));
+            }
+            let more = s.forfeits as usize - s.forfeit_notes.len();
+            if more > 0 {
+                out += &format!("    ... and {more} more\n");
+            }
+        }
     }
     if !reproducible {
         out += "(a program or a timed engine plays: the same seed may not give the same games)\n";

@@ -3,6 +3,7 @@
 //! a win is 1 point, a tie 1/2, the cumulative disc difference breaks ties. Games run in parallel and
 //! the standings do not depend on the thread count.
 
+use crate::color::Color;
 use crate::matches::{MatchConfig, PlayedGame, play_game};
 use crate::rng::SeededRng;
 use crate::strategy::StrategySpec;
@@ -46,6 +47,46 @@ pub struct Standing {
     pub byes: u32,
     /// Own discs minus the opponent's, over all games.
     pub discs: i64,
+    /// Why it forfeited, its first forfeits (at most MAX_NOTES).
+    pub forfeit_notes: Vec<ForfeitNote>,
+}
+
+/// Forfeits whose reasons a standing keeps (the count has them all).
+pub const MAX_NOTES: usize = 5;
+
+/// Why a player forfeited one game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ForfeitNote {
+    pub round: u32,
+    pub opponent: usize,
+    pub color: Color,
+    /// The move it failed at, from 1 (passes counted).
+    pub ply: usize,
+    /// The Lab 4 handout's code, and the tournament server's.
+    pub code: i32,
+    pub server_code: i32,
+    pub failure: String,
+    /// The last line it wrote to stderr.
+    pub stderr: Option<String>,
+}
+
+impl ForfeitNote {
+    /// `round 2 as x against 3, move 13: time-out (code -2); stderr: "..."`.
+    pub fn describe(&self, names: &[String]) -> String {
+        let mut text = format!(
+            "round {} as {} against {}, move {}: {} (code {})",
+            self.round + 1,
+            self.color.lab_char(),
+            names.get(self.opponent).map_or("?", String::as_str),
+            self.ply,
+            self.failure,
+            self.code
+        );
+        if let Some(last) = &self.stderr {
+            text.push_str(&format!("; stderr: {last:?}"));
+        }
+        text
+    }
 }
 
 impl Standing {
@@ -111,17 +152,31 @@ pub fn run(config: &TournamentConfig, mut on_game: impl FnMut(&Pairing, &PlayedG
         crate::parallel::ordered(2 * pairings.len(), config.threads, play, |index, played| {
             let pairing = pairings[index / 2];
             let (a, b) = played.discs();
+            let note = |opponent: usize| {
+                played.forfeit.as_ref().map(|f| ForfeitNote {
+                    round: pairing.round,
+                    opponent,
+                    color: f.side,
+                    ply: played.game.turns().len() + 1,
+                    code: f.failed.failure.code(),
+                    server_code: f.failed.failure.server_code(),
+                    failure: f.failed.failure.to_string(),
+                    stderr: f.failed.stderr_tail.last().cloned(),
+                })
+            };
+            let a_failed = played.forfeit.as_ref().map(|f| f.side) == Some(played.a_color);
+            let b_failed = played.forfeit.as_ref().is_some_and(|f| f.side != played.a_color);
             record(
                 &mut standings[pairing.first],
                 a,
                 b,
-                played.forfeit.as_ref().map(|f| f.side) == Some(played.a_color),
+                a_failed.then(|| note(pairing.second)).flatten(),
             );
             record(
                 &mut standings[pairing.second],
                 b,
                 a,
-                played.forfeit.as_ref().is_some_and(|f| f.side != played.a_color),
+                b_failed.then(|| note(pairing.first)).flatten(),
             );
             on_game(&pairing, &played);
             true
@@ -137,10 +192,15 @@ pub fn run(config: &TournamentConfig, mut on_game: impl FnMut(&Pairing, &PlayedG
     ranked
 }
 
-fn record(standing: &mut Standing, own: u32, other: u32, forfeited: bool) {
+fn record(standing: &mut Standing, own: u32, other: u32, forfeit: Option<ForfeitNote>) {
     standing.games += 1;
     standing.discs += i64::from(own) - i64::from(other);
-    standing.forfeits += u32::from(forfeited);
+    if let Some(note) = forfeit {
+        standing.forfeits += 1;
+        if standing.forfeit_notes.len() < MAX_NOTES {
+            standing.forfeit_notes.push(note);
+        }
+    }
     match own.cmp(&other) {
         std::cmp::Ordering::Greater => standing.wins += 1,
         std::cmp::Ordering::Equal => standing.draws += 1,
