@@ -264,6 +264,8 @@ pub struct ProgramPlayer {
     used: Duration,
     /// With runoff: the unused time of its last move, added to the next one's.
     carried: Duration,
+    /// The last lines of stderr its last move wrote, for a failure found after the move.
+    stderr_tail: Vec<String>,
 }
 
 impl ProgramPlayer {
@@ -273,6 +275,7 @@ impl ProgramPlayer {
             helper: None,
             used: Duration::ZERO,
             carried: Duration::ZERO,
+            stderr_tail: Vec::new(),
         }
     }
 
@@ -319,6 +322,7 @@ impl ProgramPlayer {
             isolation: runner::isolation(),
         };
         let run = runner::run(&job, &limits);
+        self.stderr_tail = run.stderr_tail(5);
         let failed = |failure| Failed {
             failure,
             stderr_tail: run.stderr_tail(5),
@@ -384,6 +388,7 @@ impl ProgramPlayer {
             failure,
             stderr_tail: helper.session.stderr_tail(5),
         };
+        self.stderr_tail = helper.session.stderr_tail(5);
         let answer = match answer {
             Ok(answer) => answer,
             Err(silence) => {
@@ -438,12 +443,16 @@ impl Strategy for ProgramPlayer {
             let unused = limit.saturating_sub(elapsed).as_secs_f64().round();
             self.carried = Duration::from_secs_f64(unused);
         }
-        let number = number.ok_or(Failure::NoMove)?;
+        let failed = |failure| Failed {
+            failure,
+            stderr_tail: self.stderr_tail.clone(),
+        };
+        let number = number.ok_or_else(|| failed(Failure::NoMove))?;
         let square = u8::try_from(number)
             .ok()
             .and_then(Square::new)
             .filter(|&square| position.moves().contains(square))
-            .ok_or(Failure::Illegal(number))?;
+            .ok_or_else(|| failed(Failure::Illegal(number)))?;
         Ok(Decision {
             square,
             value: None,
