@@ -211,3 +211,19 @@ fn play_starts_from_a_transcript_and_hints_give_values() {
         stdout
     );
 }
+
+#[test]
+fn replay_shows_a_game_board_by_board() {
+    let output = common::othello(["replay", "1918", "--boards"]).output().unwrap();
+    assert!(output.status.success());
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(
+        text.matches("   a b c d e f g h").count(),
+        3,
+        "the start and two moves: {text}"
+    );
+    assert!(text.contains("move 1: x plays d3 (19)\n") && text.contains("move 2: o plays c3 (18)\n"));
+    // The last move in upper case, the next side's moves as `*`.
+    assert!(text.contains("3  . * O x . . . ."), "{text}");
+    assert!(text.ends_with("x 3, o 3, unfinished; 2 moves and 0 passes, all legal\n"));
+}

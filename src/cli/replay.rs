@@ -25,6 +25,10 @@ pub struct ReplayArgs {
     /// Print each game in this notation instead of checking it: ggf, or transcript (f5d6c3...)
     #[arg(long, value_name = "NOTATION")]
     to: Option<Notation>,
+    /// Show every game board by board, as the course's moderator prints them: each move, then the
+    /// board with it in upper case and the next side's moves as `*`
+    #[arg(long, conflicts_with = "to")]
+    boards: bool,
 }
 
 /// The notations `--to` writes.
@@ -110,11 +114,49 @@ struct Replayed {
     game: Game,
 }
 
+/// A game board by board from its start: the start, then each turn and the board after it.
+fn board_by_board(game: &Game) -> String {
+    let mut replay = Game::new(game.start());
+    let mut out = format!("start, {} to move:\n", replay.position().to_move.lab_char());
+    out += &display::board(replay.position(), replay.position().moves(), None, false);
+    for (number, turn) in game.turns().iter().enumerate() {
+        let side = turn.side().lab_char();
+        match *turn {
+            crate::game::Turn::Move { square, .. } => {
+                replay.play(square, None).expect("a checked game replays");
+                out += &format!("\nmove {}: {side} plays {square} ({})\n", number + 1, square.index());
+            }
+            crate::game::Turn::Pass { .. } => {
+                replay.pass().expect("a checked game replays");
+                out += &format!("\nmove {}: {side} passes\n", number + 1);
+            }
+        }
+        let position = replay.position();
+        let moves = if replay.is_over() {
+            Bitboard::EMPTY
+        } else {
+            position.moves()
+        };
+        let last = replay
+            .moves()
+            .last()
+            .filter(|_| matches!(turn, crate::game::Turn::Move { .. }));
+        out += &display::board(position, moves, last, false);
+    }
+    out
+}
+
 pub fn run(args: ReplayArgs) -> Result<()> {
     let path = &args.file;
     let word = path.to_string_lossy();
     if !path.exists() && condensed::has_shape(&word) && args.to.is_none() {
-        return write_stdout(&replay_condensed(&word)?);
+        let (game, summary) = replay_condensed(&word)?;
+        let boards = if args.boards {
+            board_by_board(&game) + "\n"
+        } else {
+            String::new()
+        };
+        return write_stdout(&(boards + &summary));
     }
     let text = if !path.exists() && transcript::has_shape(&word) {
         word.to_string()
@@ -137,6 +179,15 @@ pub fn run(args: ReplayArgs) -> Result<()> {
     if let Some(notation) = args.to {
         return write_stdout(&named.iter().map(|n| written(n, notation)).collect::<String>());
     }
+    if !named.is_empty() && args.boards {
+        return write_stdout(
+            &named
+                .iter()
+                .enumerate()
+                .map(|(k, n)| format!("game {}:\n{}\n{}", k + 1, board_by_board(&n.game), plain_summary(n)))
+                .collect::<String>(),
+        );
+    }
     if !named.is_empty() {
         return write_stdout(&match named.as_slice() {
             [single] => {
@@ -154,15 +205,27 @@ pub fn run(args: ReplayArgs) -> Result<()> {
     if !lines.is_empty() && lines.iter().all(|line| condensed::has_shape(line)) {
         let mut out = String::new();
         for (number, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-            let summary = replay_condensed(line.trim())
+            let (game, summary) = replay_condensed(line.trim())
                 .with_context(|| format!("bad transcript {}, line {}", path.display(), number + 1))?;
+            if args.boards {
+                out += &format!("line {}:\n{}\n", number + 1, board_by_board(&game));
+            }
             out += &format!("line {}: {summary}", number + 1);
         }
         return write_stdout(&out);
     }
     let games = read_games(&text).with_context(|| format!("bad log {}", path.display()))?;
     let mut out = String::new();
-    if let [single] = games.as_slice() {
+    if args.boards {
+        for replayed in &games {
+            out += &format!(
+                "line {}:\n{}\n{}",
+                replayed.line,
+                board_by_board(&replayed.game),
+                summary(replayed)
+            );
+        }
+    } else if let [single] = games.as_slice() {
         let last = single.game.moves().last();
         out += &display::board(single.game.position(), Bitboard::EMPTY, last, false);
         out += &summary(single);
@@ -229,8 +292,9 @@ fn summary(replayed: &Replayed) -> String {
 }
 
 /// Replays a condensed transcript from the start position: every move legal, `-1` only where a pass
-/// is forced (a forced pass may also go unwritten), a failure code only at the end.
-fn replay_condensed(text: &str) -> Result<String> {
+/// is forced (a forced pass may also go unwritten), a failure code only at the end. The game, and
+/// where it ended.
+fn replay_condensed(text: &str) -> Result<(Game, String)> {
     let entries = condensed::parse(text).map_err(|e| anyhow!("bad argument {text:?}: {e}"))?;
     let mut game = Game::new(Position::START);
     let mut ended_by = None;
@@ -275,9 +339,10 @@ fn replay_condensed(text: &str) -> Result<String> {
         },
         None => "unfinished".to_string(),
     };
-    Ok(format!(
+    let summary = format!(
         "x {x}, o {o}, {end}; {} and {}, all legal\n",
         display::counted(moves as u64, "move", "moves"),
         display::counted(passes as u64, "pass", "passes"),
-    ))
+    );
+    Ok((game, summary))
 }
