@@ -4,14 +4,14 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::{Context, Result, anyhow};
 use clap::Args;
 
 use super::{display, write_stdout};
 use crate::bitboard::Bitboard;
-use crate::game::{Game, Status};
+use crate::game::Game;
 use crate::log::GameLog;
-use crate::notation::condensed::{self, Entry};
+use crate::notation::condensed;
 use crate::notation::{ggf, transcript};
 use crate::position::Position;
 
@@ -291,43 +291,13 @@ fn summary(replayed: &Replayed) -> String {
     )
 }
 
-/// Replays a condensed transcript from the start position: every move legal, `-1` only where a pass
-/// is forced (a forced pass may also go unwritten), a failure code only at the end. The game, and
+/// Replays a condensed transcript from the start position (see `condensed::play`): the game, and
 /// where it ended.
 fn replay_condensed(text: &str) -> Result<(Game, String)> {
-    let entries = condensed::parse(text).map_err(|e| anyhow!("bad argument {text:?}: {e}"))?;
-    let mut game = Game::new(Position::START);
-    let mut ended_by = None;
-    for (k, entry) in entries.iter().enumerate() {
-        let step = k + 1;
-        if ended_by.is_some() {
-            bail!("bad transcript {text:?}: entry {step} comes after a failure code");
-        }
-        if matches!(entry, Entry::Move(_)) && matches!(game.status(), Status::MustPass(_)) {
-            game.pass().expect("the pass is forced");
-        }
-        let side = game.position().to_move;
-        match *entry {
-            Entry::Move(square) => {
-                game.play(square, None).map_err(|why| {
-                    anyhow!(
-                        "bad transcript {text:?}: entry {step}, {square} ({}), is illegal for {}: {why}",
-                        square.index(),
-                        side.lab_char()
-                    )
-                })?;
-            }
-            Entry::Pass => {
-                game.pass().map_err(|_| {
-                    anyhow!(
-                        "bad transcript {text:?}: entry {step} passes, but {} has a move or the game is over",
-                        side.lab_char()
-                    )
-                })?;
-            }
-            Entry::Code(code) => ended_by = Some((side, code)),
-        }
-    }
+    let (game, ended_by) = condensed::play(text).map_err(|e| match e {
+        condensed::PlayError::Form(form) => anyhow!("bad argument {text:?}: {form}"),
+        other => anyhow!("bad transcript {text:?}: {other}"),
+    })?;
     let (x, o) = game.position().counts();
     let moves = game.moves().count();
     let passes = game.turns().len() - moves;

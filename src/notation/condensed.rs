@@ -128,3 +128,54 @@ mod tests {
         assert!(has_shape("4464") && has_shape("_9-1") && !has_shape("d3e4") && !has_shape("445"));
     }
 }
+
+/// Why a condensed transcript is not a legal game from the start position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlayError {
+    #[error(transparent)]
+    Form(#[from] CondensedError),
+    #[error("entry {step}, {square} ({}), is illegal for {}: {why}", square.index(), side.lab_char())]
+    Illegal {
+        step: usize,
+        square: Square,
+        side: crate::color::Color,
+        why: String,
+    },
+    #[error("entry {step} passes, but {} has a move or the game is over", side.lab_char())]
+    Pass { step: usize, side: crate::color::Color },
+    #[error("entry {step} comes after a failure code")]
+    AfterCode { step: usize },
+}
+
+/// A condensed transcript played from the start position: every move legal, `-1` only where a pass
+/// is forced (a forced pass may also go unwritten), a failure code only at the end. The game, and
+/// the side that failed with its code, if one did.
+pub fn play(text: &str) -> Result<(crate::game::Game, Option<(crate::color::Color, u8)>), PlayError> {
+    use crate::game::{Game, Status};
+    let entries = parse(text)?;
+    let mut game = Game::new(crate::position::Position::START);
+    let mut ended_by = None;
+    for (k, entry) in entries.iter().enumerate() {
+        let step = k + 1;
+        if ended_by.is_some() {
+            return Err(PlayError::AfterCode { step });
+        }
+        if matches!(entry, Entry::Move(_)) && matches!(game.status(), Status::MustPass(_)) {
+            game.pass().expect("the pass is forced");
+        }
+        let side = game.position().to_move;
+        match *entry {
+            Entry::Move(square) => {
+                game.play(square, None).map_err(|why| PlayError::Illegal {
+                    step,
+                    square,
+                    side,
+                    why: why.to_string(),
+                })?;
+            }
+            Entry::Pass => game.pass().map_err(|_| PlayError::Pass { step, side }).map(|_| ())?,
+            Entry::Code(code) => ended_by = Some((side, code)),
+        }
+    }
+    Ok((game, ended_by))
+}
