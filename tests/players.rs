@@ -717,3 +717,98 @@ fn tournament_standings_say_why_a_player_forfeited() {
     assert!(csv.lines().next().unwrap().ends_with(",forfeit_reasons"));
     assert!(csv.contains("illegal move") && csv.contains("(code -3)"), "{csv}");
 }
+
+/// A class of three quickmove students: one that plays, one that plays an occupied square, one
+/// whose file does not import.
+fn quickmove_class(dir: &Path) -> PathBuf {
+    let class = dir.join("class");
+    std::fs::create_dir(&class).unwrap();
+    write(
+        &class,
+        "alice.py",
+        &format!("{LEGAL}\ndef quickMove(brd, tkn):\n    return legal(brd, tkn)[0]\n"),
+    );
+    write(
+        &class,
+        "bob.py",
+        "def quickMove(brd, tkn):\n    return brd.index('x')\n",
+    );
+    write(&class, "carol.py", "import no_such_module_here\n");
+    class
+}
+
+#[test]
+fn a_class_takes_the_lab4_test_in_one_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = quickmove_class(dir.path());
+    let (csv, html) = (dir.path().join("g.csv"), dir.path().join("r.html"));
+    let output = common::othello(["lab4", "--class", class.to_str().unwrap(), "--games", "10"])
+        .args(["--csv", csv.to_str().unwrap(), "--html", html.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1), "bob and carol did not finish");
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("alice: ") && text.contains("in 10 games"), "{text}");
+    assert!(
+        text.contains("bob: ") && text.contains("ended at game 1 (code -3)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("carol: could not play: ") && text.contains("no_such_module_here"),
+        "{text}"
+    );
+    let csv = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(csv.lines().count(), 4, "{csv}");
+    assert!(csv.lines().nth(2).unwrap().starts_with("bob,"), "{csv}");
+    let html = std::fs::read_to_string(&html).unwrap();
+    for name in ["alice", "bob", "carol"] {
+        assert!(html.contains(&format!(">{name}</a>")), "{name} in the table");
+    }
+    assert!(html.contains("class=\"board\"") && html.contains("illegal move"));
+    assert!(!html.contains("http"), "no outside resource");
+    // JSON Lines: one object per student.
+    let output = common::othello(["lab4", "--class", class.to_str().unwrap(), "--games", "2", "--json"])
+        .output()
+        .unwrap();
+    let lines: Vec<Value> = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0]["played"], 2);
+    assert!(
+        lines[2]["could_not_play"]
+            .as_str()
+            .unwrap()
+            .contains("no_such_module_here")
+    );
+}
+
+#[test]
+fn a_tournament_of_a_class_folder_names_who_was_left_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = quickmove_class(dir.path());
+    let html = dir.path().join("t.html");
+    let output = common::othello([
+        "tournament",
+        "random",
+        "--class",
+        class.to_str().unwrap(),
+        "--form",
+        "quickmove",
+    ])
+    .args(["--json", "--html", html.to_str().unwrap()])
+    .output()
+    .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        report["players"].as_array().unwrap().len(),
+        3,
+        "random, alice, bob: {report}"
+    );
+    assert!(report["left_out"][0].as_str().unwrap().starts_with("carol: "));
+    let html = std::fs::read_to_string(&html).unwrap();
+    assert!(html.contains("bob.py: ") || html.contains("bob.py</td>"), "{html}");
+    assert!(html.contains("forfeited</h2>"));
+}

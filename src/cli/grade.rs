@@ -1,7 +1,6 @@
 //! `othello grade`: one program, or a whole class, over a folder of lab cases, every output judged;
 //! reports for people (stdout), machines (`--json`), gradebooks (`--csv`) and browsers (`--html`).
 
-use std::ffi::OsStr;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
@@ -271,20 +270,7 @@ fn programs(args: &GradeArgs) -> Result<Vec<Program>> {
     if !words[0].contains("{}") {
         find_program(&words[0])?;
     }
-    let entries =
-        std::fs::read_dir(class).with_context(|| format!("cannot read the class folder {}", class.display()))?;
-    let mut students: Vec<PathBuf> = entries
-        .filter_map(Result::ok)
-        .map(|entry| entry.path())
-        .filter(|path| {
-            let name = path.file_name().map_or_else(Default::default, OsStr::to_string_lossy);
-            !name.starts_with('.') && name != "__pycache__"
-        })
-        .collect();
-    students.sort();
-    if students.is_empty() {
-        bail!("the class folder {} holds no student's program", class.display());
-    }
+    let students = super::class_members(class)?;
     students
         .into_iter()
         .map(|path| {
@@ -297,12 +283,7 @@ fn programs(args: &GradeArgs) -> Result<Vec<Program>> {
                     MAX_ENTRY_BYTES >> 20
                 );
             }
-            let name = if path.is_dir() {
-                path.file_name()
-            } else {
-                path.file_stem()
-            };
-            let name = name.map_or_else(Default::default, |n| n.to_string_lossy().into_owned());
+            let name = super::member_name(&path);
             let entry = PathBuf::from(absolute(&path.to_string_lossy())?);
             Ok(Program::from_template(name, &words, &entry))
         })

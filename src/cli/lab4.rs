@@ -23,7 +23,25 @@ both as `code` and as the tournament server's `server_code`: -1 no move submitte
 or out of range, -3 an illegal move, -4 time-out, -5 an error.")]
 pub struct Lab4Args {
     /// The player: argv:COMMAND, quickmove:FILE.py, strategy:FILE.py, or a built-in strategy
-    player: StrategySpec,
+    #[arg(required_unless_present = "class")]
+    player: Option<StrategySpec>,
+    /// Every student of a class takes the test, one after another: each file (or, for argv, file or
+    /// folder) of DIR, hidden ones left out; one table, and --json, --csv, --html for the class
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["player", "log"])]
+    class: Option<PathBuf>,
+    /// The form of the class's programs: argv, quickmove or strategy
+    #[arg(long, value_name = "FORM", requires = "class", default_value = "quickmove")]
+    form: crate::course::players::ProgramForm,
+    /// How to start an argv student, {} standing for its file or folder
+    #[arg(long, value_name = "TEMPLATE", requires = "class", default_value = "python3 {}")]
+    run: String,
+    /// With --class: write the gradebook, one row per student (`-`: stdout)
+    #[arg(long, value_name = "FILE", requires = "class")]
+    csv: Option<PathBuf>,
+    /// With --class: write one self-contained HTML page (the table, each student's failure and
+    /// lowest games with their boards)
+    #[arg(long, value_name = "FILE", requires = "class")]
+    html: Option<PathBuf>,
     /// The opponent
     #[arg(long, default_value = "random")]
     opponent: StrategySpec,
@@ -58,7 +76,12 @@ pub struct Lab4Args {
 const PROGRESS_EVERY: u32 = 25;
 
 pub fn run(args: Lab4Args) -> Result<()> {
-    let player = args.clock.prepare(&args.player, 1)?;
+    if let Some(class) = &args.class {
+        return run_class(&args, class);
+    }
+    let player = args
+        .clock
+        .prepare(args.player.as_ref().expect("clap requires a player or --class"), 1)?;
     let rules = args.clock.rules_for(&player);
     let config = Lab4Config {
         opponent: args.clock.prepare(&args.opponent, 2)?,
@@ -180,6 +203,69 @@ fn text_report(config: &Lab4Config, tally: &Lab4Tally) -> String {
         out += "(a program or a timed engine plays: the same seed may not give the same games)\n";
     }
     out
+}
+
+/// Every student of a class folder takes the test in turn; a line each as it finishes, then the
+/// class's table and reports. Exit status 1 when some student's test ended on a failure or could
+/// not start.
+fn run_class(args: &Lab4Args, class: &std::path::Path) -> Result<()> {
+    use crate::course::class_report::{self, StudentTest};
+    let members = super::class_members(class)?;
+    let mut csv = args.csv.as_deref().map(super::output::Output::open).transpose()?;
+    let mut html = args.html.as_deref().map(super::output::Output::open).transpose()?;
+    let opponent = args.clock.prepare(&args.opponent, 2)?;
+    let mut tests = Vec::new();
+    let mut rules = crate::course::rules::Rules::for_form(args.form);
+    for path in &members {
+        let name = super::member_name(path);
+        let player = super::member_player(path, args.form, &args.run);
+        let result = player.and_then(|spec| {
+            let player = args.clock.prepare(&spec, 1).map_err(|e| e.to_string())?;
+            rules = args.clock.rules_for(&player);
+            let config = Lab4Config {
+                opponent: opponent.clone(),
+                player,
+                rules,
+                games: args.games.unwrap_or(rules.games()),
+                seed: args.seed,
+                stop_on_failure: !args.forfeit,
+                worst: args.worst.unwrap_or(rules.worst()) as usize,
+                threads: args.threads as usize,
+            };
+            Ok(moderator::run(&config, |_, _| {}))
+        });
+        let test = StudentTest {
+            name,
+            player: format!("{}{}", args.form.prefix(), path.display()),
+            result,
+        };
+        let csv_to_stdout = args.csv.as_deref().is_some_and(super::output::is_stdout);
+        if args.json {
+            write_stdout(&(class_report::lab4_json(&test, rules).to_string() + "\n"))?;
+        } else if !csv_to_stdout {
+            write_stdout(&class_report::student_line(&test))?;
+        }
+        tests.push(test);
+    }
+    if !args.json && !args.csv.as_deref().is_some_and(super::output::is_stdout) {
+        write_stdout(&format!("\n{}", class_report::lab4_table(&tests)))?;
+    }
+    if let Some(csv) = csv.take() {
+        csv.finish(&class_report::lab4_csv(&tests))?;
+    }
+    if let Some(html) = html.take() {
+        let title = format!("Lab 4: {} ({} rules)", class.display(), rules);
+        let isolation = crate::runner::isolation().describe();
+        html.finish(&class_report::lab4_html(&title, &tests, rules, &isolation))?;
+    }
+    let failed = tests
+        .iter()
+        .filter(|t| t.result.as_ref().map_or(true, |tally| tally.ended_by.is_some()))
+        .count();
+    if failed > 0 {
+        return Err(Refused(anyhow!("{failed} of {} students did not finish the test", tests.len())).into());
+    }
+    Ok(())
 }
 
 fn line_json(line: &GameLine) -> serde_json::Value {

@@ -542,6 +542,62 @@ impl ClockArgs {
     }
 }
 
+/// The students of a class folder: every file or sub-folder, sorted, hidden entries and
+/// `__pycache__` left out.
+pub(crate) fn class_members(class: &std::path::Path) -> Result<Vec<std::path::PathBuf>> {
+    let entries =
+        std::fs::read_dir(class).with_context(|| format!("cannot read the class folder {}", class.display()))?;
+    let mut students: Vec<std::path::PathBuf> = entries
+        .filter_map(std::result::Result::ok)
+        .map(|entry| entry.path())
+        .filter(|path| {
+            let name = path.file_name().map_or_else(Default::default, |n| n.to_string_lossy());
+            !name.starts_with('.') && name != "__pycache__"
+        })
+        .collect();
+    students.sort();
+    if students.is_empty() {
+        bail!("the class folder {} holds no student's program", class.display());
+    }
+    Ok(students)
+}
+
+/// A student's name in reports: a folder's name, a file's name without its extension.
+pub(crate) fn member_name(path: &std::path::Path) -> String {
+    let name = if path.is_dir() {
+        path.file_name()
+    } else {
+        path.file_stem()
+    };
+    name.map_or_else(Default::default, |n| n.to_string_lossy().into_owned())
+}
+
+/// A class member as a player of `form`: `quickmove:FILE`, `strategy:FILE`, or for argv the
+/// template with `{}` standing for the member's path (`python3 {}`).
+pub(crate) fn member_player(
+    path: &std::path::Path,
+    form: crate::course::players::ProgramForm,
+    template: &str,
+) -> std::result::Result<crate::strategy::StrategySpec, String> {
+    use crate::course::players::ProgramForm;
+    let absolute = std::path::absolute(path).map_err(|e| e.to_string())?;
+    let text = match form {
+        ProgramForm::Argv => {
+            let quoted = shell_words::quote(&absolute.to_string_lossy()).into_owned();
+            format!("argv:{}", template.replace("{}", &quoted))
+        }
+        _ if absolute.is_dir() => {
+            return Err(format!(
+                "a folder: {} programs are files (give the folder's own file)",
+                form.prefix().trim_end_matches(':')
+            ));
+        }
+        _ => format!("{}{}", form.prefix(), absolute.display()),
+    };
+    text.parse()
+        .map_err(|e: crate::strategy::UnknownStrategy| e.to_string())
+}
+
 /// The threads asked for, or one per core.
 pub fn threads_or_cores(asked: Option<u32>) -> usize {
     asked.map_or_else(

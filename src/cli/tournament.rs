@@ -17,8 +17,22 @@ use crate::strategy::StrategySpec;
 #[derive(Args, Debug)]
 pub struct TournamentArgs {
     /// Two players or more: built-in strategies, argv:COMMAND, quickmove:FILE.py, strategy:FILE.py
-    #[arg(required = true, num_args = 2..)]
+    /// (with --class, any number besides the class)
+    #[arg(required_unless_present = "class")]
     players: Vec<StrategySpec>,
+    /// Every student of a class plays too: each file (or, for argv, file or folder) of DIR, hidden
+    /// ones left out; a student whose program cannot play is left out and named
+    #[arg(long, value_name = "DIR")]
+    class: Option<PathBuf>,
+    /// The form of the class's programs: argv, quickmove or strategy
+    #[arg(long, value_name = "FORM", requires = "class", default_value = "strategy")]
+    form: crate::course::players::ProgramForm,
+    /// How to start an argv student, {} standing for its file or folder
+    #[arg(long, value_name = "TEMPLATE", requires = "class", default_value = "python3 {}")]
+    run: String,
+    /// Write one self-contained HTML page: the standings and each forfeit's reason
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
     /// Rounds of the round robin (every pair meets once a round, with both colours)
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1000))]
     rounds: u32,
@@ -54,12 +68,31 @@ pub fn run(args: TournamentArgs) -> Result<()> {
     }
     let mut clock = args.clock.clone();
     clock.tournament = true;
-    let players = args
+    let mut players = args
         .players
         .iter()
         .enumerate()
         .map(|(index, player)| clock.prepare(player, index + 1))
         .collect::<Result<Vec<_>>>()?;
+    let mut html = args.html.as_deref().map(Output::open).transpose()?;
+    let mut left_out = Vec::new();
+    if let Some(class) = &args.class {
+        for path in super::class_members(class)? {
+            let name = super::member_name(&path);
+            let prepared = super::member_player(&path, args.form, &args.run)
+                .and_then(|spec| clock.prepare(&spec, players.len() + 1).map_err(|e| e.to_string()));
+            match prepared {
+                Ok(player) => players.push(player),
+                Err(why) => {
+                    eprintln!("othello: {name} is left out: {why}");
+                    left_out.push(format!("{name}: {why}"));
+                }
+            }
+        }
+    }
+    if players.len() < 2 {
+        bail!("a tournament needs two players or more, and has {}", players.len());
+    }
     let config = TournamentConfig {
         players,
         format: match args.swiss {
@@ -101,6 +134,15 @@ pub fn run(args: TournamentArgs) -> Result<()> {
         }
         csv.finish(&text)?;
     }
+    if let Some(html) = html.take() {
+        let isolation = crate::runner::isolation().describe();
+        html.finish(&crate::course::class_report::tournament_html(
+            "Tournament standings",
+            &names,
+            &standings,
+            &isolation,
+        ))?;
+    }
     if args.csv.as_deref().is_some_and(is_stdout) {
         return Ok(());
     }
@@ -111,7 +153,7 @@ pub fn run(args: TournamentArgs) -> Result<()> {
     write_stdout(&if args.json {
         json!({
             "format": title, "players": names, "games": games, "seed": config.seed,
-            "reproducible": reproducible,
+            "reproducible": reproducible, "left_out": left_out,
             "standings": standings.iter().enumerate().map(|(rank, s)| json!({
                 "rank": rank + 1, "player": names[s.player], "points": s.points(), "games": s.games,
                 "wins": s.wins, "draws": s.draws, "losses": s.losses, "forfeits": s.forfeits,
@@ -126,7 +168,11 @@ pub fn run(args: TournamentArgs) -> Result<()> {
         .to_string()
             + "\n"
     } else {
-        text_standings(&title, &names, &standings, games, config.seed, reproducible)
+        let mut text = text_standings(&title, &names, &standings, games, config.seed, reproducible);
+        for why in &left_out {
+            text += &format!("left out: {why}\n");
+        }
+        text
     })
 }
 

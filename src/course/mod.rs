@@ -2,6 +2,7 @@
 //! cases, and grading students' programs over those cases.
 
 pub mod cases;
+pub mod class_report;
 pub mod grade;
 pub mod judge;
 pub mod lab;

@@ -24,6 +24,19 @@ pub enum ProgramForm {
     Strategy,
 }
 
+impl std::str::FromStr for ProgramForm {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<ProgramForm, String> {
+        match text {
+            "argv" => Ok(ProgramForm::Argv),
+            "quickmove" => Ok(ProgramForm::QuickMove),
+            "strategy" => Ok(ProgramForm::Strategy),
+            _ => Err(format!("unknown form {text:?}: expected argv, quickmove or strategy")),
+        }
+    }
+}
+
 impl ProgramForm {
     pub fn prefix(self) -> &'static str {
         match self {

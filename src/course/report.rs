@@ -276,7 +276,7 @@ pub fn csv(programs: &[Program], summaries: &[Summary], judges: &[Judge], limits
     out
 }
 
-fn escape(text: &str) -> String {
+pub(super) fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -292,7 +292,7 @@ fn escape(text: &str) -> String {
 }
 
 /// An 8x8 board as an HTML table; squares that differ from `other` are marked.
-fn board_html(rows: &[String], other: &[String], title: &str) -> String {
+pub(super) fn board_html(rows: &[String], other: &[String], title: &str) -> String {
     let mut out = format!(
         "<figure><figcaption>{}</figcaption><table class=\"board\">",
         escape(title)
@@ -327,7 +327,7 @@ fn board_html(rows: &[String], other: &[String], title: &str) -> String {
     out
 }
 
-const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:2em;color:#222}\
+pub(super) const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:2em;color:#222}\
 table.class{border-collapse:collapse}table.class td,table.class th{border:1px solid #bbb;padding:.3em .7em;text-align:right}\
 table.class td:first-child,table.class th:first-child{text-align:left}\
 .ok{background:#e3f6e3}.bad{background:#fbe3e3}\
