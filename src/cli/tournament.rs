@@ -140,6 +140,7 @@ pub fn run(args: TournamentArgs) -> Result<()> {
             "Tournament standings",
             &names,
             &standings,
+            &left_out,
             &isolation,
         ))?;
     }

@@ -284,16 +284,29 @@ pub fn lab4_html(title: &str, tests: &[StudentTest], rules: Rules, isolation: &s
     out
 }
 
-/// A tournament's page: the standings and each forfeit's reason.
-pub fn tournament_html(title: &str, names: &[String], standings: &[Standing], isolation: &str) -> String {
+/// A tournament's page: the standings, each forfeit's reason, and who was left out (and why).
+pub fn tournament_html(
+    title: &str,
+    names: &[String],
+    standings: &[Standing],
+    left_out: &[String],
+    isolation: &str,
+) -> String {
     let mut out = page_start(title);
     let _ = writeln!(out, "<p>Runs: {}.</p>", escape(isolation));
+    if !left_out.is_empty() {
+        out.push_str("<p class=\"warning\">Left out, their programs could not play:</p><ul>");
+        for why in left_out {
+            let _ = write!(out, "<li>{}</li>", escape(why));
+        }
+        out.push_str("</ul>\n");
+    }
     out.push_str("<table class=\"class\"><tr><th>rank</th><th>player</th><th>points</th><th>games</th><th>wins</th><th>draws</th><th>losses</th><th>forfeits</th><th>discs</th></tr>\n");
     for (rank, s) in standings.iter().enumerate() {
         let class = if s.forfeits == 0 { "" } else { " class=\"bad\"" };
         let _ = writeln!(
             out,
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td{class}>{}</td><td>{:+}</td></tr>",
+            "<tr><td>{}</td><td style=\"text-align:left\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td{class}>{}</td><td>{:+}</td></tr>",
             rank + 1,
             escape(&names[s.player]),
             s.points(),
