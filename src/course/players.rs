@@ -259,7 +259,13 @@ impl ProgramSpec {
                     .map(|helper| self.helpers.give_back(helper))
                     .map_err(|failed| {
                         let mut why = failed.failure.to_string();
-                        if let Some(last) = failed.stderr_tail.last().filter(|last| !why.contains(last.as_str())) {
+                        // Its last line of stderr, unless the message has it already or it is a traceback's frame.
+                        let telling = |last: &&String| {
+                            !why.contains(last.as_str())
+                                && !last.starts_with(char::is_whitespace)
+                                && !last.starts_with("Traceback")
+                        };
+                        if let Some(last) = failed.stderr_tail.last().filter(telling) {
                             why.push_str(&format!(" ({last})"));
                         }
                         self.error(why)
