@@ -457,3 +457,32 @@ fn lab5_cases_come_in_the_courses_mix_and_other_cases_are_refused_by_its_judge()
         .code(2)
         .stderr(predicates::str::contains("the lab5 judge solves every case exactly"));
 }
+
+#[test]
+fn the_tolerant_judge_reads_the_exit_status_where_no_board_is_expected() {
+    // A refused request: no output expected, exit status 2. Garbage on stdout shows the tolerant
+    // judge nothing, so the status decides.
+    let dir = tempfile::tempdir().unwrap();
+    let cases = dir.path().join("cases");
+    std::fs::create_dir(&cases).unwrap();
+    std::fs::write(cases.join("bad.args"), "zzz\n").unwrap();
+    std::fs::write(cases.join("bad.out"), "").unwrap();
+    std::fs::write(cases.join("bad.status"), "2\n").unwrap();
+    for (status, verdict) in [("1", "fail"), ("2", "pass")] {
+        let output = common::othello([
+            "grade",
+            cases.to_str().unwrap(),
+            "--judge",
+            "tolerant",
+            "--json",
+            "-",
+            "--",
+        ])
+        .args(["sh", "-c", &format!("echo garbage; exit {status}")])
+        .output()
+        .unwrap();
+        let first: Value =
+            serde_json::from_str(String::from_utf8_lossy(&output.stdout).lines().next().unwrap()).unwrap();
+        assert_eq!(first["verdict"], verdict, "exit {status}: {first}");
+    }
+}

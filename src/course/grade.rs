@@ -282,6 +282,19 @@ pub fn judge_run(case: &Case, run: &Run, judge: Judge, settings: &Settings) -> J
         Some(code) if judge == Judge::Strict && code != case.status => {
             note("the exit status", case.status.to_string(), code.to_string());
         }
+        // Where the expected output has no board (a refused request), the output cannot show the
+        // tolerant judge anything: the exit status is what it judges, exactly.
+        Some(code)
+            if judge == Judge::Tolerant
+                && code != case.status
+                && super::transcript::read(&case.stdout).0.is_empty() =>
+        {
+            note(
+                "the exit status (the expected output has no board: a refused request)",
+                case.status.to_string(),
+                code.to_string(),
+            );
+        }
         Some(0) if case.status != 0 => note(
             "the exit status",
             format!("a refusal (status {})", case.status),

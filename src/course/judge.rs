@@ -275,7 +275,10 @@ fn differing_squares(row: usize, expected: Option<&str>, actual: Option<&str>) -
     }
 }
 
-static POSSIBLE_MOVES: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?i)possible\s+moves").expect("valid pattern"));
+/// The phrases the 2018 Lab A grader reads the moves after: `possible moves`, the singular `possible
+/// move`, and `legal moves` (but not `valid moves`, which it rejects).
+static POSSIBLE_MOVES: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)(possible|legal)\s+moves?").expect("valid pattern"));
 static INTEGER: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\d+").expect("valid pattern"));
 
 /// A transcript as the course's Lab A grader reads it.
@@ -283,6 +286,8 @@ static INTEGER: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\d+").expect("va
 pub struct CourseReading {
     /// The last eight lines that keep eight board characters, with the line of the first.
     pub board: Option<(Vec<String>, usize)>,
+    /// Every run of eight such lines (the grader takes the right board wherever it is).
+    pub all_boards: Vec<Vec<String>>,
     /// The integers after the last "possible moves" phrase, and its line.
     pub moves: Option<(BTreeSet<u32>, usize)>,
     /// Whether that phrase comes after the last board.
@@ -290,11 +295,16 @@ pub struct CourseReading {
 }
 
 pub fn course_reading(text: &str) -> CourseReading {
+    // `+` marks a possible move for the grader as `*` does.
     let rows: Vec<(String, usize)> = text
         .lines()
         .enumerate()
-        .map(|(index, line)| (board_chars(line), index + 1))
+        .map(|(index, line)| (board_chars(&line.replace('+', "*")), index + 1))
         .filter(|(kept, _)| kept.len() == 8)
+        .collect();
+    let all_boards = rows
+        .windows(8)
+        .map(|window| window.iter().map(|(row, _)| row.clone()).collect())
         .collect();
     let board = (rows.len() >= 8).then(|| {
         let last = &rows[rows.len() - 8..];
@@ -313,19 +323,24 @@ pub fn course_reading(text: &str) -> CourseReading {
     let moves_after_board = moves.as_ref().is_some_and(|(_, line)| *line > last_board_line);
     CourseReading {
         board,
+        all_boards,
         moves,
         moves_after_board,
     }
 }
 
-/// The last board, and the possible moves as a set; where the reference's game is over, the
-/// transcript must list no move after its last board.
+/// The last board (found anywhere in the output, as the grader finds it), and the possible moves as
+/// a set; where the reference's game is over, the transcript must list no move after its last board.
 fn course(expected: &str, actual: &str) -> Vec<Difference> {
     let (e, a) = (course_reading(expected), course_reading(actual));
     let mut differences = Vec::new();
     let rows = |r: &CourseReading| r.board.as_ref().map(|b| b.0.clone()).unwrap_or_default();
     let boards = Some((rows(&e), rows(&a)));
-    if e.board.as_ref().map(|b| &b.0) != a.board.as_ref().map(|b| &b.0) {
+    let found = match &e.board {
+        Some((board, _)) => a.all_boards.contains(board),
+        None => a.board.is_none(),
+    };
+    if !found {
         let at = |r: &CourseReading| {
             r.board
                 .as_ref()
@@ -344,7 +359,7 @@ fn course(expected: &str, actual: &str) -> Vec<Difference> {
             .collect();
         differences.push(Difference {
             place: format!(
-                "the last 2D board ({}; expected {}, actual {})",
+                "the last 2D board, not anywhere in the output ({}; expected {}, actual's last {})",
                 changed.join(", "),
                 at(&e),
                 at(&a)
@@ -432,6 +447,30 @@ mod tests {
         );
         let (expected, actual) = differences[0].boards.clone().unwrap();
         assert_eq!((&expected[3][..], &actual[3][..]), ("...ox...", "...xx..."));
+    }
+
+    #[test]
+    fn course_reads_as_the_2018_grader_reads() {
+        // The right last board printed, then the start board again: the grader finds it anyway.
+        let start_board: String = HANDOUT.lines().take(8).map(|l| format!("{l}\n")).collect();
+        let start_again = format!("{HANDOUT}\n{start_board}");
+        assert_eq!(Judge::Course.compare(HANDOUT, &start_again), []);
+        // Legal moves, the singular possible move, and + as the mark of a possible move.
+        for phrase in ["Legal moves", "Possible move"] {
+            let actual = HANDOUT.replace("Possible moves", phrase);
+            assert_eq!(Judge::Course.compare(HANDOUT, &actual), [], "{phrase}");
+        }
+        assert_eq!(Judge::Course.compare(HANDOUT, &HANDOUT.replace('*', "+")), []);
+        // Valid moves the grader rejects.
+        assert!(
+            !Judge::Course
+                .compare(HANDOUT, &HANDOUT.replace("Possible moves", "Valid moves"))
+                .is_empty()
+        );
+        // A wrong board is still wrong.
+        let wrong = HANDOUT.replace(".*xoo...", ".*xxo...");
+        assert_ne!(wrong, HANDOUT);
+        assert!(!Judge::Course.compare(HANDOUT, &wrong).is_empty());
     }
 
     #[test]
