@@ -344,7 +344,10 @@ fn the_course_judge_reads_only_the_last_board_and_moves() {
     );
     let (status, report) = course(&HANDOUT.replacen(".X......\n", ".XX.....\n", 1));
     assert_eq!(status, 1);
-    assert!(report.contains("the last 2D board, not anywhere in the output (row 6 (c6)"), "{report}");
+    assert!(
+        report.contains("the last 2D board, not anywhere in the output (row 6 (c6)"),
+        "{report}"
+    );
     let (status, report) = course(&HANDOUT.replacen("11, 18, 20, 21, 33", "[33, 21, 20, 18]", 1));
     assert_eq!(status, 1);
     assert!(report.contains("expected: [11, 18, 20, 21, 33]"), "{report}");

@@ -812,3 +812,27 @@ fn a_tournament_of_a_class_folder_names_who_was_left_out() {
     assert!(html.contains("bob.py: ") || html.contains("bob.py</td>"), "{html}");
     assert!(html.contains("forfeited</h2>"));
 }
+
+#[test]
+fn runoff_carries_unused_time_over_as_the_server_does() {
+    let dir = tempfile::tempdir().unwrap();
+    // It answers at once; it raises if it is ever given more than the base second.
+    let path = write(
+        dir.path(),
+        "quick_strategy.py",
+        &format!(
+            "{LEGAL}\nclass Strategy:\n    def best_strategy(self, board, player, best_move, still_running, time_limit):\n        if time_limit > 1:\n            raise ValueError('given %d s' % time_limit)\n        best_move.value = legal(board, player)[0]\n"
+        ),
+    );
+    let player = format!("strategy:{}", path.display());
+    let (status, report) = lab4(&player, &["--games", "1", "--move-time", "1"]);
+    assert_eq!((status, &report["forfeits"]), (0, &Value::from(0)), "{report}");
+    // With runoff its second move has 1 s plus the first's unused second, as a whole number.
+    let (status, report) = lab4(&player, &["--games", "1", "--move-time", "1", "--runoff"]);
+    assert_eq!(status, 1, "{report}");
+    assert_eq!(report["ended_by"]["code"], -5);
+    assert!(
+        report["ended_by"]["failure"].as_str().unwrap().contains("given 2 s"),
+        "{report}"
+    );
+}
