@@ -657,7 +657,9 @@ fn the_course_years_rules_are_presets() {
         dir.path(),
         "hoarder.py",
         // It hoards on its first two moves only, so that the test stays short.
-        &format!("import sys, time\n{LEGAL}\nprint(legal(sys.argv[1], sys.argv[2])[0], flush=True)\nif sys.argv[1].count('.') > 56:\n    time.sleep(5)\n"),
+        &format!(
+            "import sys, time\n{LEGAL}\nprint(legal(sys.argv[1], sys.argv[2])[0], flush=True)\nif sys.argv[1].count('.') > 56:\n    time.sleep(5)\n"
+        ),
     );
     let argv = format!("argv:python3 {}", hoarder.display());
     let (status, report) = lab4(&argv, &["--rules", "lab4-2021", "--games", "1"]);

@@ -283,7 +283,7 @@ pub struct ProgramPlayer {
     used: Duration,
     /// With runoff: the unused time of its last move, added to the next one's.
     carried: Duration,
-    /// The last lines of stderr its last move wrote, for a failure found after the move.
+    /// The last lines of stderr its last argv run wrote, for a failure found after the move.
     stderr_tail: Vec<String>,
 }
 
@@ -407,7 +407,6 @@ impl ProgramPlayer {
             failure,
             stderr_tail: helper.session.stderr_tail(5),
         };
-        self.stderr_tail = helper.session.stderr_tail(5);
         let answer = match answer {
             Ok(answer) => answer,
             Err(silence) => {
@@ -462,9 +461,13 @@ impl Strategy for ProgramPlayer {
             let unused = limit.saturating_sub(elapsed).as_secs_f64().round();
             self.carried = Duration::from_secs_f64(unused);
         }
+        // The program's stderr is read only for a failure: a helper's takes a moment to catch up.
         let failed = |failure| Failed {
             failure,
-            stderr_tail: self.stderr_tail.clone(),
+            stderr_tail: match &self.helper {
+                Some(helper) => helper.session.stderr_tail(5),
+                None => self.stderr_tail.clone(),
+            },
         };
         let number = number.ok_or_else(|| failed(Failure::NoMove))?;
         let square = u8::try_from(number)

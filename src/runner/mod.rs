@@ -727,7 +727,7 @@ pub fn entry_size(entry: &Path) -> std::io::Result<u64> {
 pub struct Session {
     input: Option<File>,
     lines: mpsc::Receiver<String>,
-    stderr: Arc<Mutex<Capture>>,
+    stderr: Arc<SyncedCapture>,
     process: SessionProcess,
     limits: Limits,
     started: Instant,
@@ -788,7 +788,7 @@ impl Session {
                 }
             }
         });
-        let (stderr, _) = read_into(stderr, stderr_trimmer(limits.stderr));
+        let stderr = read_synced(stderr, limits.stderr);
         Ok(Session {
             input,
             lines,
@@ -840,18 +840,106 @@ impl Session {
                     sandbox.kill();
                     sandbox.finish(Some(Duration::from_secs(2)))
                 })?;
-                let stderr = self.stderr.lock().map(|c| c.bytes.clone()).unwrap_or_default();
+                let stderr = self.stderr.bytes();
                 Some(sandboxed_ending(Some(last), false, &self.limits, self.started.elapsed(), &stderr).0)
             }
             SessionProcess::Group(_) => None,
         }
     }
 
-    /// The last `count` non-empty lines of its stderr so far.
+    /// The last `count` non-empty lines of its stderr so far: everything it wrote before this call
+    /// (before its last answer, say) is in them.
     pub fn stderr_tail(&self, count: usize) -> Vec<String> {
-        let bytes = self.stderr.lock().map(|c| c.bytes.clone()).unwrap_or_default();
-        last_lines(&bytes, count)
+        last_lines(&self.stderr.bytes(), count)
     }
+}
+
+/// A stream read on a thread of its own that can be asked to catch up: what was written before the
+/// request is in the capture when the request returns (a session's stderr, whose lines must be with
+/// the answer that followed them).
+struct SyncedCapture {
+    state: Mutex<(Capture, u64, u64)>,
+    caught_up: std::sync::Condvar,
+}
+
+impl SyncedCapture {
+    /// The bytes so far, once the reader has read everything already written.
+    fn bytes(&self) -> Vec<u8> {
+        let Ok(mut state) = self.state.lock() else {
+            return Vec::new();
+        };
+        state.1 += 1;
+        let wanted = state.1;
+        let deadline = Instant::now() + Duration::from_millis(500);
+        while state.2 < wanted && !state.0.done {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                break;
+            }
+            match self.caught_up.wait_timeout(state, left) {
+                Ok((next, _)) => state = next,
+                Err(_) => return Vec::new(),
+            }
+        }
+        state.0.bytes.clone()
+    }
+}
+
+/// Reads a pipe, keeping its last `keep` bytes, polling it so that it can serve catch-up requests.
+fn read_synced(pipe: File, keep: usize) -> Arc<SyncedCapture> {
+    use std::os::fd::AsRawFd;
+    let synced = Arc::new(SyncedCapture {
+        state: Mutex::new((Capture::default(), 0, 0)),
+        caught_up: std::sync::Condvar::new(),
+    });
+    let shared = Arc::clone(&synced);
+    thread::spawn(move || {
+        let mut pipe = pipe;
+        let fd = pipe.as_raw_fd();
+        // SAFETY: fcntl on a descriptor this thread owns.
+        unsafe { libc::fcntl(fd, libc::F_SETFL, libc::fcntl(fd, libc::F_GETFL) | libc::O_NONBLOCK) };
+        let mut trim = stderr_trimmer(keep);
+        let mut buffer = [0u8; 16 << 10];
+        loop {
+            let mut polled = libc::pollfd {
+                fd,
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            // SAFETY: poll reads and writes the one pollfd it is given.
+            unsafe { libc::poll(&mut polled, 1, 20) };
+            // Everything written by now, then the requests made before it are served.
+            let requested = shared.state.lock().map(|s| s.1).unwrap_or(0);
+            let mut ended = false;
+            loop {
+                match pipe.read(&mut buffer) {
+                    Ok(0) => {
+                        ended = true;
+                        break;
+                    }
+                    Ok(n) => {
+                        let Ok(mut state) = shared.state.lock() else { return };
+                        state.0.bytes.extend_from_slice(&buffer[..n]);
+                        trim(&mut state.0);
+                    }
+                    Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(error) if error.kind() == std::io::ErrorKind::WouldBlock => break,
+                    Err(_) => {
+                        ended = true;
+                        break;
+                    }
+                }
+            }
+            let Ok(mut state) = shared.state.lock() else { return };
+            state.2 = state.2.max(requested);
+            state.0.done = ended;
+            shared.caught_up.notify_all();
+            if ended {
+                return;
+            }
+        }
+    });
+    synced
 }
 
 impl Drop for Session {
