@@ -394,10 +394,20 @@ sys.stderr.write('snooped: ' + ' | '.join(seen) + '\n')
 
 /// `othello lab4 PLAYER --games 4 --forfeit --json`: (exit status, the report).
 fn lab4(player: &str) -> (i32, Value) {
-    let output = common::othello(["lab4", player, "--games", "4", "--forfeit", "--json"])
-        .timeout(Duration::from_secs(120))
-        .output()
-        .unwrap();
+    // 5 s a move: time is not what these tests are about (a busy machine).
+    let output = common::othello([
+        "lab4",
+        player,
+        "--games",
+        "4",
+        "--forfeit",
+        "--json",
+        "--move-time",
+        "5",
+    ])
+    .timeout(Duration::from_secs(120))
+    .output()
+    .unwrap();
     let report = serde_json::from_str(&String::from_utf8_lossy(&output.stdout)).unwrap_or_else(|_| {
         panic!("no report: {}", String::from_utf8_lossy(&output.stderr));
     });

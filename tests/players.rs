@@ -115,7 +115,16 @@ fn argv_players_get_the_course_codes() {
     let path = write(dir.path(), "legal.sh", &legal);
     let (status, report) = lab4(
         &format!("argv:sh {}", path.display()),
-        &["--games", "4", "--worst", "4", "--visible", othello.to_str().unwrap()],
+        &[
+            "--games",
+            "4",
+            "--worst",
+            "4",
+            "--move-time",
+            "5",
+            "--visible",
+            othello.to_str().unwrap(),
+        ],
     );
     assert_eq!(status, 0, "{report}");
     assert_eq!(report["played"], 4);
@@ -411,9 +420,13 @@ fn the_example_players_play_the_same_games_in_all_three_forms() {
         (report["tokens"].clone(), report["worst"].clone())
     };
     let quick = report(format!("quickmove:{}", players.join("quickmove_player.py").display()));
-    // The argv and strategy players import the quickmove player from their folder.
+    // The argv and strategy players import the quickmove player from their folder. (Time is not
+    // what this test is about: 5 s a move, on a busy machine too.)
     let whole = |player: String| {
-        let (status, report) = lab4(&player, &["--games", "2", "--worst", "2", "--whole-folder"]);
+        let (status, report) = lab4(
+            &player,
+            &["--games", "2", "--worst", "2", "--whole-folder", "--move-time", "5"],
+        );
         assert_eq!(status, 0, "{report}");
         (report["tokens"].clone(), report["worst"].clone())
     };
@@ -467,7 +480,10 @@ fn timing_printed_after_the_move_is_not_the_move() {
             "import sys, time\n{LEGAL}\nstart = time.time()\nprint(legal(sys.argv[1], sys.argv[2])[0])\nprint('took %.2f s' % (time.time() - start + 0.27))\n"
         ),
     );
-    let (status, report) = lab4(&format!("argv:python3 {}", path.display()), &["--games", "2"]);
+    let (status, report) = lab4(
+        &format!("argv:python3 {}", path.display()),
+        &["--games", "2", "--move-time", "5"],
+    );
     assert_eq!(status, 0, "{report}");
     assert_eq!(report["played"], 2);
     assert_eq!(report["forfeits"], 0);
@@ -662,10 +678,11 @@ fn the_course_years_rules_are_presets() {
         ),
     );
     let argv = format!("argv:python3 {}", hoarder.display());
-    let (status, report) = lab4(&argv, &["--rules", "lab4-2021", "--games", "1"]);
+    // A second a move, not the course's half: a Python start on a busy machine must fit in it.
+    let (status, report) = lab4(&argv, &["--rules", "lab4-2021", "--games", "1", "--move-time", "1"]);
     assert_eq!((status, &report["forfeits"]), (0, &Value::from(0)), "{report}");
     assert_eq!(report["worst"].as_array().unwrap().len(), 1, "one game played");
-    let (status, report) = lab4(&argv, &["--rules", "lab4-2024", "--games", "1"]);
+    let (status, report) = lab4(&argv, &["--rules", "lab4-2024", "--games", "1", "--move-time", "1"]);
     assert_eq!((status, &report["ended_by"]["code"]), (1, &Value::from(-2)), "{report}");
     // The server allows at most 15 s a move.
     let strategy = write(

@@ -150,7 +150,8 @@ fn the_cpu_time_of_children_counts() {
     let four = shell(&format!("for n in 1 2 3 4; do ( {work} ) & done; wait"), sandboxed());
     assert_eq!((&one.ending, &four.ending), (&Ending::Exited(0), &Ending::Exited(0)));
     let (one, four) = (one.cpu.unwrap().as_secs_f64(), four.cpu.unwrap().as_secs_f64());
-    assert!(four > 3.0 * one && four < 5.0 * one, "{one} {four}");
+    // Without the children's time it would be a few per cent of one (the parent only waits).
+    assert!(four > 2.5 * one && four < 5.5 * one, "{one} {four}");
 }
 
 #[test]
