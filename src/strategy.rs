@@ -281,6 +281,23 @@ impl StrategySpec {
         }
     }
 
+    /// The files a program player reads (its file, or the files its command line names), so that no
+    /// output is written over them.
+    pub fn files(&self) -> Vec<std::path::PathBuf> {
+        let StrategySpec::Program(program) = self else {
+            return Vec::new();
+        };
+        let words = match program.form {
+            crate::course::players::ProgramForm::Argv => shell_words::split(&program.target).unwrap_or_default(),
+            _ => vec![program.target.clone()],
+        };
+        words
+            .into_iter()
+            .map(std::path::PathBuf::from)
+            .filter(|path| path.is_file())
+            .collect()
+    }
+
     /// The same strategy with a program's settings changed (built-in strategies have none).
     pub fn with_program(self, change: impl FnOnce(&mut ProgramSpec)) -> StrategySpec {
         match self {

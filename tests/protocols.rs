@@ -5,7 +5,7 @@
 mod common;
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{ChildStdin, ChildStdout, Stdio};
 
 use othello::game::{Game, Status};
 use othello::notation::transcript;
@@ -17,19 +17,21 @@ const BEFORE_PASS: &str =
 
 /// The engine as a child process, talked to line by line.
 struct Engine {
-    child: Child,
+    child: common::Running,
     input: ChildStdin,
     output: BufReader<ChildStdout>,
 }
 
 impl Engine {
     fn start(args: &[&str]) -> Engine {
-        let mut child = Command::new(assert_cmd::cargo::cargo_bin("othello"))
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let mut child = common::Running(
+            common::othello_std()
+                .args(args)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .spawn()
+                .unwrap(),
+        );
         let input = child.stdin.take().unwrap();
         let output = BufReader::new(child.stdout.take().unwrap());
         Engine { child, input, output }

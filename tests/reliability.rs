@@ -321,22 +321,24 @@ fn resident_kb(pid: u32) -> u64 {
 fn a_match_of_four_billion_games_streams_in_bounded_memory() {
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("games.jsonl");
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("othello"))
-        .args([
-            "match",
-            "random",
-            "random",
-            "--games",
-            "4294967295",
-            "--threads",
-            "1",
-            "--log",
-        ])
-        .arg(&log)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = common::Running(
+        common::othello_std()
+            .args([
+                "match",
+                "random",
+                "random",
+                "--games",
+                "4294967295",
+                "--threads",
+                "1",
+                "--log",
+            ])
+            .arg(&log)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
     std::thread::sleep(std::time::Duration::from_millis(1500));
     let early = resident_kb(child.id());
     std::thread::sleep(std::time::Duration::from_millis(1500));
@@ -364,13 +366,15 @@ fn play_keeps_its_log_current_when_input_is_not_text_or_the_game_is_left() {
 
     // Left by a signal mid-game: the moves made so far are in the log already.
     let log = dir.path().join("left.json");
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("othello"))
-        .args(["play", "--log"])
-        .arg(&log)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = common::Running(
+        common::othello_std()
+            .args(["play", "--log"])
+            .arg(&log)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
     use std::io::Write as _;
     child.stdin.as_mut().unwrap().write_all(b"d3\n").unwrap();
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
@@ -393,42 +397,74 @@ fn temporaries(dir: &std::path::Path) -> Vec<String> {
 }
 
 #[test]
-fn a_stopped_match_keeps_its_finished_games_and_leaves_no_temporary_file() {
+fn a_match_stopped_even_by_sigkill_keeps_every_finished_game_in_its_log_and_transcript() {
     let dir = tempfile::tempdir().unwrap();
-    for signal in [libc::SIGINT, libc::SIGTERM] {
+    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGKILL] {
         let log = dir.path().join(format!("games-{signal}.jsonl"));
-        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("othello"))
-            .args([
-                "match",
-                "random",
-                "random",
-                "--games",
-                "4000000000",
-                "--threads",
-                "1",
-                "--log",
-            ])
-            .arg(&log)
-            .stdout(std::process::Stdio::null())
-            .spawn()
-            .unwrap();
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-        while temporaries(dir.path()).is_empty() {
-            assert!(std::time::Instant::now() < deadline, "no temporary log appeared");
+        let transcript = dir.path().join(format!("transcript-{signal}.txt"));
+        std::fs::write(&transcript, "OLD\n").unwrap();
+        let mut child = common::spawn(
+            common::othello_std()
+                .args([
+                    "match",
+                    "random",
+                    "random",
+                    "--games",
+                    "4000000000",
+                    "--threads",
+                    "1",
+                    "--log",
+                ])
+                .arg(&log)
+                .arg("--transcript")
+                .arg(&transcript)
+                .stdout(std::process::Stdio::null()),
+        );
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        while std::fs::read_to_string(&log).map_or(0, |t| t.lines().count()) < 20 {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "signal {signal}: the log did not grow"
+            );
             std::thread::sleep(std::time::Duration::from_millis(10));
         }
-        std::thread::sleep(std::time::Duration::from_millis(200));
         unsafe { libc::kill(child.id() as i32, signal) };
         child.wait().unwrap();
         assert_eq!(temporaries(dir.path()), Vec::<String>::new(), "signal {signal}");
         let kept = std::fs::read_to_string(&log).unwrap();
-        assert!(
-            kept.lines().count() > 10,
-            "signal {signal}: {} games kept",
-            kept.lines().count()
-        );
+        // Every line is a whole game; a line cut by the kill would fail the replay.
+        let whole = kept.lines().count();
+        assert!(whole >= 20, "signal {signal}: {whole} games kept");
         common::othello(["replay", log.to_str().unwrap()]).assert().success();
+        let transcript = std::fs::read_to_string(&transcript).unwrap();
+        assert!(transcript.starts_with("game 1: "), "signal {signal}: {transcript:.40}");
+        assert!(transcript.lines().count() >= 20, "signal {signal}");
     }
+}
+
+#[test]
+fn what_a_killed_run_left_behind_is_removed_by_the_next() {
+    let dir = tempfile::tempdir().unwrap();
+    // A pid above the kernel's limit (4194304) never runs: these were left by dead runs.
+    let stale_cases = dir.path().join(".othello-cases-9999999-AbCdEf");
+    std::fs::create_dir(&stale_cases).unwrap();
+    std::fs::write(stale_cases.join("case-001.args"), "").unwrap();
+    let stale_report = dir.path().join(".r.csv.9999999-AbCdEf.tmp");
+    std::fs::write(&stale_report, "half").unwrap();
+    common::othello(["cases", "--count", "2"])
+        .arg(dir.path().join("cases"))
+        .assert()
+        .success();
+    assert!(!stale_cases.exists(), "the half-written case set was removed");
+    common::othello(["grade", "--csv"])
+        .arg(dir.path().join("r.csv"))
+        .arg(dir.path().join("cases"))
+        .arg("--")
+        .arg(assert_cmd::cargo::cargo_bin("othello"))
+        .assert()
+        .success();
+    assert!(!stale_report.exists(), "the half-written report was removed");
+    assert!(dir.path().join("r.csv").is_file());
 }
 
 #[test]
@@ -691,4 +727,290 @@ fn regression_12_an_unfinished_solve_stops_at_its_node_limit() {
     solver.set_node_limit(Some(100_000));
     assert!(solver.solve(board).is_err());
     assert!(solver.nodes() < 100_000 + 4_096 + 64, "{} nodes", solver.nodes());
+}
+
+/// The othello binary's path, for commands that run it as the program graded.
+fn othello_path() -> String {
+    assert_cmd::cargo::cargo_bin("othello").display().to_string()
+}
+
+#[test]
+fn an_output_that_is_an_input_or_another_output_is_refused_and_nothing_is_touched() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).display().to_string();
+    common::othello(["selfplay", &path("d.txt"), "--games", "4", "--player", "greedy"])
+        .assert()
+        .success();
+    let data = std::fs::read(path("d.txt")).unwrap();
+    std::os::unix::fs::symlink(path("d.txt"), path("link")).unwrap();
+    for out in ["d.txt", "link"] {
+        common::othello(["train", &path("d.txt"), "--out", &path(out)])
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains(format!(
+                "bad argument --out {}: that file is the training data {}",
+                path(out),
+                path("d.txt")
+            )));
+    }
+    assert_eq!(
+        std::fs::read(path("d.txt")).unwrap(),
+        data,
+        "the training data is intact"
+    );
+
+    common::othello(["cases", &path("cases"), "--count", "2"])
+        .assert()
+        .success();
+    let expected = std::fs::read(path("cases/case-001.out")).unwrap();
+    common::othello([
+        "grade",
+        &path("cases"),
+        "--json",
+        &path("cases/case-001.out"),
+        "--",
+        &othello_path(),
+    ])
+    .assert()
+    .code(2)
+    .stderr(predicates::str::contains("that file is the case file"));
+    assert_eq!(std::fs::read(path("cases/case-001.out")).unwrap(), expected);
+
+    std::fs::write(path("X"), "OLD\n").unwrap();
+    common::othello([
+        "match",
+        "greedy",
+        "random",
+        "--log",
+        &path("X"),
+        "--transcript",
+        &path("./X"),
+    ])
+    .assert()
+    .code(2)
+    .stdout("")
+    .stderr(predicates::str::contains("give each output its own file"));
+    assert_eq!(std::fs::read_to_string(path("X")).unwrap(), "OLD\n");
+
+    let player = path("player.py");
+    std::fs::copy(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/players/quickmove_player.py"),
+        &player,
+    )
+    .unwrap();
+    let source = std::fs::read(&player).unwrap();
+    common::othello(["lab4", &format!("quickmove:{player}"), "--games", "2", "--log", &player])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("that file is the player's file"));
+    assert_eq!(
+        std::fs::read(&player).unwrap(),
+        source,
+        "the student's program is intact"
+    );
+}
+
+#[test]
+fn endless_or_special_inputs_are_refused_before_a_byte_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("fifo");
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let fifo = fifo.to_str().unwrap();
+    let w = dir.path().join("w.bin");
+    let w = w.to_str().unwrap();
+    for args in [
+        vec!["train", "/dev/zero", "--out", w],
+        vec!["train", fifo, "--out", w],
+        vec!["probcut", "/dev/zero"],
+        vec!["selfplay", "/dev/full", "--games", "1"],
+        vec!["selfplay", fifo, "--games", "1"],
+        vec!["analyze", "/dev/zero"],
+        vec!["replay", fifo],
+        vec!["diff", "/dev/zero", "/dev/zero"],
+        vec!["solve", "--obf", "/dev/zero"],
+    ] {
+        common::othello(&args)
+            .timeout(std::time::Duration::from_secs(30))
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicates::str::contains("regular file"));
+    }
+    assert!(!std::path::Path::new(w).exists());
+
+    // One endless line in an otherwise good file.
+    let big = dir.path().join("big.txt");
+    std::fs::write(&big, format!("# othello selfplay 1: x\n{}\n", "0".repeat(1 << 20))).unwrap();
+    common::othello(["train", big.to_str().unwrap(), "--out", w])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("line 2: longer than 64 KiB"));
+}
+
+#[test]
+fn a_case_folder_with_a_special_dangling_or_impossible_file_is_refused_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = dir.path().join("cases");
+    common::othello(["cases", cases.to_str().unwrap(), "--count", "2"])
+        .assert()
+        .success();
+    let file = |name: &str| cases.join(name);
+    let grade = || {
+        let mut command = common::othello(["grade", cases.to_str().unwrap(), "--", &othello_path()]);
+        command.timeout(std::time::Duration::from_secs(30));
+        command
+    };
+    let out = std::fs::read(file("case-001.out")).unwrap();
+    std::fs::remove_file(file("case-001.out")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", file("case-001.out")).unwrap();
+    grade().assert().code(2).stderr(predicates::str::contains(
+        "case-001.out: it is a device, not a regular file",
+    ));
+    std::fs::remove_file(file("case-001.out")).unwrap();
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(file("case-001.out"))
+            .status()
+            .unwrap()
+            .success()
+    );
+    grade()
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("case-001.out: it is a FIFO"));
+    std::fs::remove_file(file("case-001.out")).unwrap();
+    std::fs::write(file("case-001.out"), out).unwrap();
+
+    std::os::unix::fs::symlink("nowhere.args", file("case-003.args")).unwrap();
+    grade().assert().code(2).stderr(predicates::str::contains(
+        "case-003.args: a link to a file that does not exist",
+    ));
+    std::fs::remove_file(file("case-003.args")).unwrap();
+
+    for status in ["256", "-1"] {
+        std::fs::write(file("case-001.status"), status).unwrap();
+        grade().assert().code(2).stderr(predicates::str::contains(format!(
+            "case-001.status: \"{status}\" is not an exit status"
+        )));
+    }
+    std::fs::remove_file(file("case-001.status")).unwrap();
+
+    let args = std::fs::read(file("case-002.args")).unwrap();
+    std::fs::write(file("case-002.args"), b"a\0b\n").unwrap();
+    grade()
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("case-002.args: an argument holds a NUL byte"));
+    let many: String = (0..200_000).map(|n| format!("{n}\n")).collect();
+    std::fs::write(file("case-002.args"), many).unwrap();
+    grade()
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("case-002.args: 200000 arguments"));
+    std::fs::write(file("case-002.args"), args).unwrap();
+    grade().assert().success();
+}
+
+#[test]
+fn play_writes_its_log_through_special_files_or_fails() {
+    let output = common::othello(["play", "--black", "random", "--white", "random", "--log", "/dev/stdout"])
+        .write_stdin("")
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let log_start = stdout.find("{\n").expect("the log is on stdout");
+    let log: Value = serde_json::Deserializer::from_str(&stdout[log_start..])
+        .into_iter()
+        .next()
+        .unwrap()
+        .unwrap();
+    assert_eq!(log["moves"].as_array().unwrap().is_empty(), false);
+
+    for option in ["--log", "--transcript"] {
+        let output = common::othello(["play", "--black", "random", "--white", "random", option, "/dev/full"])
+            .write_stdin("")
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{option}");
+        assert!(
+            String::from_utf8_lossy(&output.stderr).contains("cannot write /dev/full: No space left on device"),
+            "{option}"
+        );
+        if option == "--transcript" {
+            assert_eq!(output.stdout, b"", "nothing shown before the transcript failed");
+        }
+    }
+}
+
+#[test]
+fn an_error_names_its_cause_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = common::othello([
+        "grade",
+        dir.path().join("nowhere").to_str().unwrap(),
+        "--",
+        &othello_path(),
+    ])
+    .output()
+    .unwrap();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(stderr.matches("No such file or directory").count(), 1, "{stderr}");
+    let cases = dir.path().join("cases");
+    common::othello(["cases", cases.to_str().unwrap(), "--count", "1"])
+        .assert()
+        .success();
+    std::fs::remove_file(cases.join("case-001.out")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", cases.join("case-001.out")).unwrap();
+    let output = common::othello(["grade", cases.to_str().unwrap(), "--", &othello_path()])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(stderr.matches("not a regular file").count(), 1, "{stderr}");
+}
+
+#[test]
+fn a_test_child_dies_with_its_test_however_the_test_ends() {
+    // A test that fails between spawning and killing its child: the thread ends by a panic.
+    let started = std::thread::spawn(|| {
+        let child = common::othello_std()
+            .args(["match", "random", "random", "--games", "4000000000", "--threads", "1"])
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let pid = child.id() as libc::pid_t;
+        std::mem::forget(child);
+        std::panic::panic_any(pid);
+    })
+    .join();
+    let pid = *started.unwrap_err().downcast::<libc::pid_t>().unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let mut status = 0;
+        // SAFETY: waitpid on our own child, with a valid pointer.
+        if unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) } == pid {
+            assert!(libc::WIFSIGNALED(status) && libc::WTERMSIG(status) == libc::SIGKILL);
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "the match outlived its test");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+
+    // A guard that goes out of scope kills and reaps its child.
+    let pid = {
+        let running = common::spawn(
+            common::othello_std()
+                .args(["match", "random", "random", "--games", "4000000000"])
+                .stdout(std::process::Stdio::null()),
+        );
+        running.id() as libc::pid_t
+    };
+    // SAFETY: kill with signal 0 only asks whether the process exists.
+    assert_eq!(unsafe { libc::kill(pid, 0) }, -1, "reaped and gone");
 }

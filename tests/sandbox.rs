@@ -141,17 +141,19 @@ fn stop_grading(signal: i32, tag: &str) -> (PathBuf, tempfile::TempDir) {
     let hangs = format!("import subprocess, time\nsubprocess.Popen(['sleep', '{tag}'])\ntime.sleep(600)\n");
     let (cases, class) = class(dir.path(), Some(("sleeper", &hangs)));
     let json = dir.path().join("r.jsonl");
-    let mut grader = Command::new(othello_binary())
-        .arg("grade")
-        .arg(&cases)
-        .arg("--class")
-        .arg(&class)
-        .args(["--run", "python3 {}", "--timeout", "60", "--json"])
-        .arg(&json)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut grader = common::Running(
+        common::dies_with_test(Command::new(othello_binary()))
+            .arg("grade")
+            .arg(&cases)
+            .arg("--class")
+            .arg(&class)
+            .args(["--run", "python3 {}", "--timeout", "60", "--json"])
+            .arg(&json)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
     let deadline = Instant::now() + Duration::from_secs(60);
     while !std::fs::read_to_string(&json).is_ok_and(|t| t.contains("\"type\":\"summary\"")) {
         assert!(Instant::now() < deadline, "the honest student was graded");
@@ -216,12 +218,14 @@ fn sigterm_during_lab4_match_or_tournament_leaves_no_player_running() {
                 "20".to_string(),
             ],
         });
-        let mut running = Command::new(othello_binary())
-            .args(&args)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
+        let mut running = common::Running(
+            common::dies_with_test(Command::new(othello_binary()))
+                .args(&args)
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap(),
+        );
         let deadline = Instant::now() + Duration::from_secs(60);
         while processes_with(&tag) == 0 {
             assert!(Instant::now() < deadline, "{command}: the player started");

@@ -81,6 +81,10 @@ pub fn run(args: AnalyzeArgs) -> Result<()> {
         }
         Target::Game { game, black, white } => {
             // Checked before the work: a path that cannot be written fails now.
+            super::output::Files::new()
+                .inputs("the game", args.what.as_deref().map(std::path::Path::new))
+                .output("--svg", args.svg.as_deref())
+                .check()?;
             let svg = args.svg.as_deref().map(Output::open).transpose()?;
             if !args.json {
                 write_stdout(&format!(
@@ -149,7 +153,7 @@ fn target(args: &AnalyzeArgs) -> Result<Target> {
     }
     let path = Path::new(what);
     let text = if path.exists() {
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?
+        crate::files::read_text(path)?
     } else if transcript::has_shape(what) {
         what.to_string()
     } else {

@@ -1,9 +1,8 @@
 //! `othello grade`: one program, or a whole class, over a folder of lab cases, every output judged;
 //! reports for people (stdout), machines (`--json`), gradebooks (`--csv`) and browsers (`--html`).
 
-use std::fs::File;
-use std::io::{BufWriter, Write};
-use std::path::PathBuf;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow, bail};
@@ -101,6 +100,24 @@ pub fn run(args: GradeArgs) -> Result<()> {
     } else {
         Duration::from_secs(10)
     });
+    let case_files = cases
+        .iter()
+        .flat_map(|case| ["args", "out", "status", "err"].map(|ext| args.cases.join(format!("{}.{ext}", case.name))));
+    let mut files = super::output::Files::new()
+        .inputs("the case file", case_files)
+        .input_folder("the cases folder", &args.cases);
+    if let Some(class) = &args.class {
+        files = files.input_folder("the class folder", class);
+    }
+    files
+        .inputs(
+            "the program's file",
+            args.command.iter().map(Path::new).filter(|p| p.is_file()),
+        )
+        .output("--json", args.json.as_deref())
+        .output("--csv", args.csv.as_deref())
+        .output("--html", args.html.as_deref())
+        .check()?;
     let mut outputs = Outputs::open(&args)?;
     let isolation = args.sandbox.apply()?;
     let limits = Limits {
@@ -308,7 +325,7 @@ fn find_program(word: &str) -> Result<()> {
 struct Outputs {
     /// The report for people, unless a machine report takes stdout.
     text: Option<std::io::Stdout>,
-    json: Option<Box<dyn Write>>,
+    json: Option<Output>,
     csv: Option<Output>,
     html: Option<Output>,
 }
@@ -326,14 +343,8 @@ impl Outputs {
         if args.html.as_deref().is_some_and(is_stdout) {
             bail!("bad argument \"-\": --html takes a file name");
         }
-        let json: Option<Box<dyn Write>> = match &args.json {
-            None => None,
-            Some(path) if is_stdout(path) => Some(Box::new(std::io::stdout())),
-            // JSON Lines grow as the cases finish: a stopped run keeps every line it completed.
-            Some(path) => Some(Box::new(BufWriter::new(
-                File::create(path).with_context(|| format!("cannot write {}", path.display()))?,
-            ))),
-        };
+        // JSON Lines grow as the cases finish: a stopped run keeps every line it completed.
+        let json = args.json.as_deref().map(Output::open_stream).transpose()?;
         Ok(Outputs {
             text: to_stdout.is_empty().then(std::io::stdout),
             json,
@@ -355,10 +366,8 @@ impl Outputs {
     }
 
     fn json(&mut self, object: &serde_json::Value) -> Result<()> {
-        if let Some(writer) = &mut self.json {
-            writeln!(writer, "{object}")
-                .and_then(|()| writer.flush())
-                .context("cannot write the JSON report")?;
+        if let Some(output) = &mut self.json {
+            output.append(&format!("{object}\n"))?;
         }
         Ok(())
     }

@@ -1,7 +1,6 @@
 //! Tools for graders: `othello diff` (two transcripts compared by a judge) and `othello cases` (lab test
 //! cases from random legal games, written as a whole set or not at all).
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, anyhow, bail};
@@ -36,11 +35,10 @@ fn read_input(path: &Path, stdin_taken: &mut bool) -> Result<String> {
             bail!("bad argument \"-\": only one of the two transcripts can come from stdin");
         }
         *stdin_taken = true;
-        let mut bytes = Vec::new();
-        std::io::stdin().read_to_end(&mut bytes).context("cannot read stdin")?;
+        let bytes = crate::files::read_limited(std::io::stdin(), Path::new("stdin"), crate::files::MAX_FILE_BYTES)?;
         return Ok(String::from_utf8_lossy(&bytes).into_owned());
     }
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let bytes = crate::files::read_bytes(path)?;
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
@@ -147,8 +145,10 @@ pub fn run_cases(args: CasesArgs) -> Result<()> {
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     std::fs::create_dir_all(parent).with_context(|| format!("cannot create {}", parent.display()))?;
+    // A set left half-written by a killed run is removed first (its name carries the run's pid).
+    crate::scratch::sweep(parent, CASES_STAGING);
     let staging = tempfile::Builder::new()
-        .prefix(".othello-cases-")
+        .prefix(&crate::scratch::own_prefix(CASES_STAGING))
         .tempdir_in(parent)
         .with_context(|| format!("cannot write into {}", parent.display()))?;
     let width = args.count.to_string().len().max(3);
@@ -174,6 +174,9 @@ pub fn run_cases(args: CasesArgs) -> Result<()> {
         args.dir.display(),
     ))
 }
+
+/// The staging folder of a case set being written, beside its folder.
+const CASES_STAGING: &str = ".othello-cases-";
 
 /// How many case files DIR holds; an error when it holds anything else.
 fn existing_cases(dir: &Path) -> Result<usize> {

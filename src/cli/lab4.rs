@@ -76,6 +76,17 @@ pub struct Lab4Args {
 const PROGRESS_EVERY: u32 = 25;
 
 pub fn run(args: Lab4Args) -> Result<()> {
+    let mut files = super::output::Files::new()
+        .inputs("the player's file", args.player.iter().flat_map(StrategySpec::files))
+        .inputs("the opponent's file", args.opponent.files());
+    if let Some(class) = &args.class {
+        files = files.input_folder("the class folder", class);
+    }
+    files
+        .output("--csv", args.csv.as_deref())
+        .output("--html", args.html.as_deref())
+        .output("--log", args.log.as_deref())
+        .check()?;
     if let Some(class) = &args.class {
         return run_class(&args, class);
     }

@@ -52,7 +52,7 @@ impl PositionArgs {
 
     fn start(&self) -> Result<Position> {
         if let Some(path) = &self.input {
-            let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+            let text = crate::files::read_text(path)?;
             return input_txt::parse(&text).with_context(|| format!("bad input file {}", path.display()));
         }
         match &self.board {

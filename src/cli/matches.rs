@@ -55,8 +55,16 @@ pub fn run(args: MatchArgs) -> Result<()> {
         seed: args.seed,
         opening_plies: args.openings,
     };
+    super::output::Files::new()
+        .inputs(
+            "the player's file",
+            config.a.files().into_iter().chain(config.b.files()),
+        )
+        .output("--log", args.log.as_deref())
+        .output("--transcript", args.transcript.as_deref())
+        .check()?;
     let mut log = MatchLog::open(args.log.as_deref())?;
-    let mut transcript = args.transcript.as_deref().map(Output::open_lines).transpose()?;
+    let mut transcript = args.transcript.as_deref().map(Output::open_stream).transpose()?;
     let mut transcript_error = None;
     let threads = super::threads_or_cores(args.threads);
     let progress = Progress::new(args.games as usize, "games");
@@ -114,7 +122,7 @@ impl MatchLog {
     /// Opens the log now (no path: no log), so that a path that cannot be written fails first.
     pub fn open(path: Option<&std::path::Path>) -> Result<MatchLog> {
         Ok(MatchLog {
-            output: path.map(Output::open_lines).transpose()?,
+            output: path.map(Output::open_stream).transpose()?,
             error: None,
         })
     }

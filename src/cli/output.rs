@@ -1,7 +1,9 @@
 //! Where a command's files go: opened before any work starts (a path that cannot be written fails at
-//! once), regular files written through a temporary file beside them and a rename (readers never see
-//! half a file), symbolic links followed to the file they name, and anything that is not a regular
-//! file (a FIFO, /dev/stdout, a terminal) written to directly, never replaced.
+//! once). A whole output (a report, weights) goes to a regular file through a temporary file beside
+//! it and a rename, so that readers never see half of it; a stream (a log, a transcript) is written
+//! to the named file itself as it is made, so that a run stopped even by SIGKILL keeps every line it
+//! finished. Anything that is not a regular file (a FIFO, /dev/stdout, a terminal) is written to
+//! directly, never replaced.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::Write;
@@ -13,7 +15,7 @@ use super::{signals, write_stdout};
 
 pub enum Output {
     Stdout,
-    /// A special file, written as the text comes.
+    /// A special file or a stream, written as the text comes.
     Direct(File, PathBuf),
     /// A regular file (new or to replace), built in a temporary file in the same folder.
     Atomic(Option<Temporary>, PathBuf),
@@ -83,8 +85,11 @@ fn temporary_beside(path: &Path) -> Result<Temporary> {
         let message = message.split(" at path ").next().unwrap_or_default().to_string();
         anyhow::anyhow!("cannot write {}: {message}", path.display())
     };
+    // A temporary file left by a run killed by SIGKILL is removed by the next one.
+    let prefix = format!(".{name}.");
+    crate::scratch::sweep(folder, &prefix);
     let file = tempfile::Builder::new()
-        .prefix(&format!(".{name}."))
+        .prefix(&crate::scratch::own_prefix(&prefix))
         .suffix(".tmp")
         .tempfile_in(folder)
         .map_err(cannot)?;
@@ -98,38 +103,44 @@ fn temporary_beside(path: &Path) -> Result<Temporary> {
 }
 
 impl Output {
-    /// Opens the output now, so that a path that cannot be written fails before any work.
+    /// Opens a whole output now, so that a path that cannot be written fails before any work.
     pub fn open(path: &Path) -> Result<Output> {
-        Output::open_as(path, false)
-    }
-
-    /// Opens a log that is appended to in whole lines (JSON Lines): a run stopped by a signal renames
-    /// what it has into place, so that it keeps every game it finished.
-    pub fn open_lines(path: &Path) -> Result<Output> {
-        Output::open_as(path, true)
-    }
-
-    fn open_as(path: &Path, keep_on_stop: bool) -> Result<Output> {
-        if is_stdout(path) {
-            return Ok(Output::Stdout);
+        if let Some(output) = Output::open_special(path)? {
+            return Ok(output);
         }
         let target = resolve(path)?;
-        match fs::metadata(&target) {
+        Ok(Output::Atomic(Some(temporary_beside(&target)?), target))
+    }
+
+    /// Opens a stream (JSON Lines, a transcript) that is appended to in whole lines: the named file
+    /// is emptied now and each line reaches it when it is appended.
+    pub fn open_stream(path: &Path) -> Result<Output> {
+        if let Some(output) = Output::open_special(path)? {
+            return Ok(output);
+        }
+        let file = OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(path)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        Ok(Output::Direct(file, path.to_path_buf()))
+    }
+
+    /// Stdout, or a special file or folder (links followed): an output that is never replaced.
+    fn open_special(path: &Path) -> Result<Option<Output>> {
+        if is_stdout(path) {
+            return Ok(Some(Output::Stdout));
+        }
+        match fs::metadata(path) {
             Ok(meta) if meta.is_dir() => bail!("cannot write {}: it is a folder", path.display()),
-            Ok(meta) if !meta.is_file() => {
-                let file = OpenOptions::new()
-                    .write(true)
-                    .open(&target)
-                    .with_context(|| format!("cannot write {}", path.display()))?;
-                Ok(Output::Direct(file, target))
-            }
-            _ => {
-                let mut temporary = temporary_beside(&target)?;
-                if keep_on_stop {
-                    temporary._registered = signals::keep_on_stop(temporary.file.path(), &target);
-                }
-                Ok(Output::Atomic(Some(temporary), target))
-            }
+            // Opened by its own name: /dev/stdout and /proc/self/fd links name no path to resolve.
+            Ok(meta) if !meta.is_file() => OpenOptions::new()
+                .write(true)
+                .open(path)
+                .map(|file| Some(Output::Direct(file, path.to_path_buf())))
+                .with_context(|| format!("cannot write {}", path.display())),
+            _ => Ok(None),
         }
     }
 
@@ -150,7 +161,7 @@ impl Output {
     }
 
     /// Puts the whole of `text` in place now, replacing what an earlier call put there: a log kept
-    /// current as a game goes on (a special file gets it only when the output is finished). Not to be
+    /// current as a game goes on (stdout or a special file gets it only from `finish`). Not to be
     /// mixed with `append`. No temporary file waits between two calls.
     pub fn publish(&mut self, text: &str) -> Result<()> {
         let Output::Atomic(temporary, path) = self else {
@@ -191,5 +202,79 @@ impl Output {
                 file.persist(&path)
             }
         }
+    }
+}
+
+/// The files a command reads and writes, checked before any work: an output that is one of the
+/// inputs, lies inside an input folder, or is another output would destroy or corrupt what it names
+/// (links followed, hard links too).
+#[derive(Default)]
+pub struct Files {
+    inputs: Vec<(String, crate::files::Identity)>,
+    folders: Vec<(String, PathBuf)>,
+    outputs: Vec<(String, crate::files::Identity, Option<PathBuf>)>,
+}
+
+impl Files {
+    pub fn new() -> Files {
+        Files::default()
+    }
+
+    /// An input file, described as in "the training data d.txt".
+    pub fn input(mut self, what: &str, path: &Path) -> Files {
+        if let Some(id) = crate::files::identity(path) {
+            self.inputs.push((format!("{what} {}", path.display()), id));
+        }
+        self
+    }
+
+    /// Input files.
+    pub fn inputs<P: AsRef<Path>>(self, what: &str, paths: impl IntoIterator<Item = P>) -> Files {
+        paths
+            .into_iter()
+            .fold(self, |files, path| files.input(what, path.as_ref()))
+    }
+
+    /// A folder whose every entry is an input (a class, a case set): no output goes inside it.
+    pub fn input_folder(mut self, what: &str, path: &Path) -> Files {
+        if let Ok(folder) = fs::canonicalize(path) {
+            self.folders.push((format!("{what} {}", path.display()), folder));
+        }
+        self
+    }
+
+    /// An optional output, named by its option (`--log`).
+    pub fn output(mut self, option: &str, path: Option<&Path>) -> Files {
+        if let Some(path) = path.filter(|p| !is_stdout(p))
+            && let Some(id) = crate::files::identity(path)
+        {
+            let full = match &id {
+                crate::files::Identity::New(full) => Some(full.clone()),
+                crate::files::Identity::Inode(..) => fs::canonicalize(path).ok(),
+            };
+            self.outputs.push((format!("{option} {}", path.display()), id, full));
+        }
+        self
+    }
+
+    /// Refuses an output that names an input, lies in an input folder or names an earlier output,
+    /// with one line naming both.
+    pub fn check(&self) -> Result<()> {
+        for (n, (option, id, full)) in self.outputs.iter().enumerate() {
+            if let Some((what, _)) = self.inputs.iter().find(|(_, input)| input == id) {
+                bail!("bad argument {option}: that file is {what}, which writing it would destroy");
+            }
+            if let Some((what, _)) = self
+                .folders
+                .iter()
+                .find(|(_, folder)| full.as_ref().is_some_and(|full| full.starts_with(folder)))
+            {
+                bail!("bad argument {option}: that file is inside {what}, which is read as input; write it elsewhere");
+            }
+            if let Some((other, ..)) = self.outputs[..n].iter().find(|(_, output, _)| output == id) {
+                bail!("bad argument {option}: that file is also {other}; give each output its own file");
+            }
+        }
+        Ok(())
     }
 }

@@ -101,11 +101,12 @@ impl Console {
         if text.is_empty() {
             return Ok(());
         }
-        write_stdout(text)?;
+        // The transcript first: a transcript that cannot be written stops the game before the
+        // console shows anything more.
         if let Some(transcript) = &mut self.transcript {
             transcript.append(text)?;
         }
-        Ok(())
+        write_stdout(text)
     }
 }
 
@@ -117,11 +118,20 @@ pub fn run(args: PlayArgs) -> Result<()> {
         })
     };
     let players = [prepared(&args.black, 1)?, prepared(&args.white, 2)?];
+    let programs = players.iter().flat_map(|player| match player {
+        Player::Computer(spec) => spec.files(),
+        Player::Human => Vec::new(),
+    });
+    super::output::Files::new()
+        .inputs("the player's file", programs)
+        .output("--log", args.log.as_deref())
+        .output("--transcript", args.transcript.as_deref())
+        .check()?;
     // The log is opened before the game and kept current after every turn: a game left by Ctrl-C,
     // or by input that cannot be read, keeps every move made so far.
     let mut log = args.log.as_deref().map(Output::open).transpose()?;
     let mut console = Console {
-        transcript: args.transcript.as_deref().map(Output::open_lines).transpose()?,
+        transcript: args.transcript.as_deref().map(Output::open_stream).transpose()?,
     };
     let mut logged_turns = None;
     let mut strategies: Vec<Option<Box<dyn Strategy>>> = players
@@ -303,9 +313,10 @@ pub fn run(args: PlayArgs) -> Result<()> {
             None => format!("Game over: black {black}, white {white}. A draw.\n"),
         };
     }
-    if let Some(mut log) = log {
-        log.publish(&game_log(&game, &args, started, forfeit.as_ref())?)?;
-        if let Some(path) = &args.log {
+    if let Some(log) = log {
+        // Finished, not published: stdout and special files get the log only here.
+        log.finish(&game_log(&game, &args, started, forfeit.as_ref())?)?;
+        if let Some(path) = args.log.as_deref().filter(|path| !super::output::is_stdout(path)) {
             out += &format!("The game log is in {}.\n", path.display());
         }
     }

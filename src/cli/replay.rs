@@ -161,7 +161,7 @@ pub fn run(args: ReplayArgs) -> Result<()> {
     let text = if !path.exists() && transcript::has_shape(&word) {
         word.to_string()
     } else {
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?
+        crate::files::read_text(path)?
     };
     let named = match plain_games(&text) {
         Some(games) => games.with_context(|| format!("bad game {}", path.display()))?,

@@ -1,7 +1,8 @@
 //! `othello selfplay FILE`: self-play training data, reproducible, in shards, resumable.
 
 use std::fs::OpenOptions;
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::io::{Seek, SeekFrom, Write};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
@@ -79,21 +80,38 @@ pub fn run(args: SelfPlayArgs) -> Result<()> {
     };
     let (k, n) = args.shard;
     let header = samples::header(&config, (k, n));
-    // The file is opened (and what it holds checked) before any game is played.
+    // The file is opened (and what it holds checked) before any game is played. It must be a regular
+    // file: "existing games" read from /dev/zero or a FIFO would never end.
     let mut file = OpenOptions::new()
         .read(true)
         .write(true)
         .create(true)
         .truncate(false)
+        .custom_flags(libc::O_NONBLOCK)
         .open(&args.file)
         .with_context(|| format!("cannot write {}", args.file.display()))?;
-    let mut text = String::new();
-    file.read_to_string(&mut text)
-        .with_context(|| format!("cannot read {} as a sample file", args.file.display()))?;
-    let Existing { complete_bytes, games } =
-        samples::existing(&text, &header).with_context(|| format!("cannot continue {}", args.file.display()))?;
-    drop(text);
-    file.set_len(complete_bytes as u64)
+    let meta = file
+        .metadata()
+        .with_context(|| format!("cannot read {}", args.file.display()))?;
+    if !meta.is_file() {
+        bail!(
+            "bad argument {:?}: a sample file must be a regular file (it is read back to be continued)",
+            args.file.display().to_string()
+        );
+    }
+    let Existing {
+        complete_bytes,
+        games,
+        last,
+    } = {
+        let mut lines = crate::files::Lines::new(std::io::BufReader::new(&file), &args.file);
+        samples::existing(
+            || Ok::<_, anyhow::Error>(lines.next_line()?.map(|(_, line)| line)),
+            &header,
+        )
+        .with_context(|| format!("cannot continue {}", args.file.display()))?
+    };
+    file.set_len(complete_bytes)
         .and_then(|()| file.seek(SeekFrom::End(0)).map(|_| ()))
         .with_context(|| format!("cannot write {}", args.file.display()))?;
     if complete_bytes == 0 {
@@ -101,16 +119,17 @@ pub fn run(args: SelfPlayArgs) -> Result<()> {
             .with_context(|| format!("cannot write {}", args.file.display()))?;
     }
     // This shard's games are k, k + n, ...; those already in the file came first, in order.
-    let first = games.last().map_or(k, |last| last + n);
-    let pending: Vec<u64> = (first..args.games).step_by(n as usize).collect();
-    let progress = Progress::new(pending.len(), "games");
+    let first = last.map_or(k, |last| last + n);
+    // Counted, not listed: a billion games to play take no memory.
+    let pending = args.games.saturating_sub(first).div_ceil(n) as usize;
+    let progress = Progress::new(pending, "games");
     let mut written = 0u64;
     let mut positions = 0u64;
     let mut failure = None;
     crate::parallel::ordered(
-        pending.len(),
+        pending,
         super::threads_or_cores(args.threads),
-        |i| play_game(&config, pending[i]),
+        |i| play_game(&config, first + i as u64 * n),
         |_, game| {
             progress.tick();
             let game = match game {
@@ -139,6 +158,6 @@ pub fn run(args: SelfPlayArgs) -> Result<()> {
         counted(written, "game", "games"),
         counted(positions, "position", "positions"),
         args.file.display(),
-        counted(games.len() as u64, "game", "games"),
+        counted(games, "game", "games"),
     ))
 }

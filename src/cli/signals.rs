@@ -1,8 +1,8 @@
 //! What a stop by SIGINT, SIGTERM or SIGHUP does before it ends the program as it would have: kills
 //! the process groups of programs run without a sandbox (sandboxes end by themselves when the grader
-//! is gone), and removes each registered temporary file, or renames it into place when it holds
-//! whole lines of a log (kill, unlink and rename are safe in a signal handler). Only SIGKILL, which
-//! nothing can catch, can leave a temporary file behind.
+//! is gone), and removes each registered temporary file (kill and unlink are safe in a signal
+//! handler). Only SIGKILL, which nothing can catch, can leave a temporary file behind: the next run
+//! removes it (crate::scratch).
 
 use std::ffi::CString;
 use std::path::Path;
@@ -14,23 +14,15 @@ use std::sync::atomic::{AtomicPtr, Ordering};
 const SLOTS: usize = 32;
 
 static PATHS: [AtomicPtr<libc::c_char>; SLOTS] = [const { AtomicPtr::new(ptr::null_mut()) }; SLOTS];
-/// For each slot, where its file goes on a stop (null: it is removed).
-static TARGETS: [AtomicPtr<libc::c_char>; SLOTS] = [const { AtomicPtr::new(ptr::null_mut()) }; SLOTS];
 static INSTALL: Once = Once::new();
 
 extern "C" fn remove_and_stop(signal: libc::c_int) {
     crate::runner::kill_process_groups();
-    for (slot, target) in PATHS.iter().zip(&TARGETS) {
+    for slot in &PATHS {
         let path = slot.load(Ordering::SeqCst);
-        let target = target.load(Ordering::SeqCst);
-        // SAFETY: registered paths are valid C strings that are never freed (see `Registered`).
-        unsafe {
-            if path.is_null() {
-            } else if target.is_null() {
-                libc::unlink(path);
-            } else {
-                libc::rename(path, target);
-            }
+        if !path.is_null() {
+            // SAFETY: registered paths are valid C strings that are never freed (see `Registered`).
+            unsafe { libc::unlink(path) };
         }
     }
     // SAFETY: restoring the default action and raising the signal again are async-signal-safe.
@@ -56,13 +48,15 @@ pub struct Registered(Option<usize>);
 
 /// Registers `path` for removal on SIGINT, SIGTERM and SIGHUP.
 pub fn remove_on_stop(path: &Path) -> Registered {
-    register(path, None)
-}
-
-/// Registers `path`, a log written in whole lines, to be renamed to `target` on a stop: a stopped
-/// run keeps what it had finished.
-pub fn keep_on_stop(path: &Path, target: &Path) -> Registered {
-    register(path, Some(target))
+    install();
+    let Some(raw) = leaked(path) else {
+        return Registered(None);
+    };
+    let slot = PATHS.iter().position(|slot| {
+        slot.compare_exchange(ptr::null_mut(), raw, Ordering::SeqCst, Ordering::SeqCst)
+            .is_ok()
+    });
+    Registered(slot)
 }
 
 /// A path as a C string that is never freed: the handler may read it at any moment (a few bytes per
@@ -73,26 +67,10 @@ fn leaked(path: &Path) -> Option<*mut libc::c_char> {
         .map(CString::into_raw)
 }
 
-fn register(path: &Path, target: Option<&Path>) -> Registered {
-    install();
-    let (Some(raw), target) = (leaked(path), target.and_then(leaked)) else {
-        return Registered(None);
-    };
-    let slot = PATHS.iter().position(|slot| {
-        slot.compare_exchange(ptr::null_mut(), raw, Ordering::SeqCst, Ordering::SeqCst)
-            .is_ok()
-    });
-    if let Some(slot) = slot {
-        TARGETS[slot].store(target.unwrap_or(ptr::null_mut()), Ordering::SeqCst);
-    }
-    Registered(slot)
-}
-
 impl Drop for Registered {
     fn drop(&mut self) {
         if let Some(slot) = self.0 {
             PATHS[slot].store(ptr::null_mut(), Ordering::SeqCst);
-            TARGETS[slot].store(ptr::null_mut(), Ordering::SeqCst);
         }
     }
 }

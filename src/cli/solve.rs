@@ -47,7 +47,7 @@ struct Job {
 pub fn run(args: SolveArgs) -> Result<()> {
     let jobs = match &args.obf {
         Some(path) => {
-            let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+            let text = crate::files::read_text(path)?;
             let positions = obf::parse(&text).with_context(|| format!("bad OBF file {}", path.display()))?;
             if positions.is_empty() {
                 return Err(anyhow!("bad OBF file {}: it holds no position", path.display()));

@@ -66,6 +66,16 @@ pub fn run(args: TournamentArgs) -> Result<()> {
     if args.json && args.csv.as_deref().is_some_and(is_stdout) {
         bail!("bad argument \"-\": --json already writes to stdout");
     }
+    let mut files =
+        super::output::Files::new().inputs("the player's file", args.players.iter().flat_map(StrategySpec::files));
+    if let Some(class) = &args.class {
+        files = files.input_folder("the class folder", class);
+    }
+    files
+        .output("--html", args.html.as_deref())
+        .output("--csv", args.csv.as_deref())
+        .output("--log", args.log.as_deref())
+        .check()?;
     let mut clock = args.clock.clone();
     clock.tournament = true;
     let mut players = args

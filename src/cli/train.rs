@@ -1,7 +1,6 @@
 //! `othello train FILE...`: fits pattern weights to self-play samples and reports the error per
 //! stage on held-out games.
 
-use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
@@ -33,13 +32,14 @@ pub struct TrainArgs {
     shrinkage: f32,
 }
 
-/// Calls `game(index, samples)` for each complete game of a sample file, in file order.
-pub(crate) fn read_games(path: &PathBuf, mut game: impl FnMut(u64, Vec<Sample>)) -> Result<()> {
-    let file = std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+/// Calls `game(index, samples)` for each complete game of a sample file, in file order. Only a
+/// regular file is read, line by line (lines of bounded length), so an endless input cannot hang it.
+pub(crate) fn read_games(path: &std::path::Path, mut game: impl FnMut(u64, Vec<Sample>)) -> Result<()> {
+    let mut lines = crate::files::Lines::open(path)?;
     let mut current: Vec<(u64, Sample)> = Vec::new();
-    for (number, line) in BufReader::new(file).lines().enumerate() {
-        let line = line.with_context(|| format!("cannot read {}", path.display()))?;
-        if number == 0 {
+    while let Some((number, line)) = lines.next_line()? {
+        let line = line.trim_end_matches(['\n', '\r']);
+        if number == 1 {
             if !line.starts_with("# othello selfplay 1:") {
                 bail!("{} is not a sample file of othello selfplay", path.display());
             }
@@ -51,15 +51,19 @@ pub(crate) fn read_games(path: &PathBuf, mut game: impl FnMut(u64, Vec<Sample>))
             }
             continue;
         }
-        let sample = parse_line(&line)
-            .with_context(|| format!("{} line {}: not a sample: {line:?}", path.display(), number + 1))?;
+        let sample =
+            parse_line(line).with_context(|| format!("{} line {number}: not a sample: {line:?}", path.display()))?;
         current.push(sample);
+        // A game has at most 60 positions: more without a #done line is not a sample file.
+        if current.len() > 128 {
+            bail!("{} line {number}: a game of more than 128 positions", path.display());
+        }
     }
     Ok(())
 }
 
 /// The complete games' samples of one file, split into training and validation examples.
-fn read(path: &PathBuf, percent: u64, train: &mut Vec<Example>, valid: &mut Vec<Example>) -> Result<()> {
+fn read(path: &std::path::Path, percent: u64, train: &mut Vec<Example>, valid: &mut Vec<Example>) -> Result<()> {
     read_games(path, |index, samples| {
         let examples = if index % 100 < percent {
             &mut *valid
@@ -71,6 +75,10 @@ fn read(path: &PathBuf, percent: u64, train: &mut Vec<Example>, valid: &mut Vec<
 }
 
 pub fn run(args: TrainArgs) -> Result<()> {
+    super::output::Files::new()
+        .inputs("the training data", &args.files)
+        .output("--out", Some(&args.out))
+        .check()?;
     let output = Output::open(&args.out)?;
     let (mut train, mut valid) = (Vec::new(), Vec::new());
     for path in &args.files {

@@ -28,21 +28,22 @@ pub struct Case {
 /// A case folder that cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum CaseError {
-    #[error("cannot read the case folder {path}: {source}")]
-    Folder { path: PathBuf, source: io::Error },
+    // The cause is in the message, so it is not also a `source` (anyhow would print it twice).
+    #[error("cannot read the case folder {path}: {cause}")]
+    Folder { path: PathBuf, cause: io::Error },
     #[error("{0} holds no case (NAME.args with NAME.out)")]
     Empty(PathBuf),
-    #[error("cannot read {path}: {source}")]
-    File { path: PathBuf, source: io::Error },
+    #[error(transparent)]
+    Read(#[from] crate::files::ReadError),
     #[error("{path}: {why}")]
     Bad { path: PathBuf, why: String },
 }
 
 /// Every case of a folder, sorted by name.
 pub fn load_cases(dir: &Path) -> Result<Vec<Case>, CaseError> {
-    let entries = fs::read_dir(dir).map_err(|source| CaseError::Folder {
+    let entries = fs::read_dir(dir).map_err(|cause| CaseError::Folder {
         path: dir.to_path_buf(),
-        source,
+        cause,
     })?;
     let mut paths: Vec<PathBuf> = entries
         .filter_map(Result::ok)
@@ -56,33 +57,41 @@ pub fn load_cases(dir: &Path) -> Result<Vec<Case>, CaseError> {
     paths.iter().map(|path| load_case(path)).collect()
 }
 
+/// The largest case file read (a lab transcript is a few kB).
+pub const MAX_CASE_FILE: u64 = 16 << 20;
+/// The most arguments a case may give (a lab run takes a board, a token and at most 60 moves).
+pub const MAX_CASE_ARGS: usize = 10_000;
+
 fn load_case(args_path: &Path) -> Result<Case, CaseError> {
-    let read = |ext: &str| -> Result<Option<String>, CaseError> {
-        let path = args_path.with_extension(ext);
-        match fs::read(&path) {
-            Ok(bytes) => String::from_utf8(bytes).map(Some).map_err(|_| CaseError::Bad {
-                path,
-                why: "not UTF-8 text".to_string(),
-            }),
-            Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(None),
-            Err(source) => Err(CaseError::File { path, source }),
-        }
-    };
     let bad = |ext: &str, why: String| CaseError::Bad {
         path: args_path.with_extension(ext),
         why,
+    };
+    // Only regular files, of bounded size: a FIFO or a link to /dev/zero would hang the grader.
+    let read = |ext: &str| -> Result<Option<String>, CaseError> {
+        let path = args_path.with_extension(ext);
+        match crate::files::read_bytes_limited(&path, MAX_CASE_FILE) {
+            Ok(bytes) => String::from_utf8(bytes)
+                .map(Some)
+                .map_err(|_| bad(ext, "not UTF-8 text".to_string())),
+            Err(error) if error.is_not_found() && ext != "args" => Ok(None),
+            Err(error) if error.is_not_found() => Err(bad(ext, "a link to a file that does not exist".to_string())),
+            Err(error) => Err(error.into()),
+        }
     };
     let name = args_path
         .file_stem()
         .map(|stem| stem.to_string_lossy().into_owned())
         .unwrap_or_default();
+    let args = read_args(&read("args")?.unwrap_or_default());
     let stdout = read("out")?.ok_or_else(|| bad("out", "missing: every case needs its expected stdout".into()))?;
     let status = match read("status")? {
         None => 0,
         Some(text) => text
             .trim()
-            .parse()
-            .map_err(|_| bad("status", format!("{:?} is not an exit status", text.trim())))?,
+            .parse::<u8>()
+            .map(i32::from)
+            .map_err(|_| bad("status", format!("{:?} is not an exit status (0 to 255)", text.trim())))?,
     };
     let stderr_pattern = match read("err")? {
         None => None,
@@ -90,8 +99,20 @@ fn load_case(args_path: &Path) -> Result<Case, CaseError> {
             Regex::new(text.trim_end()).map_err(|error| bad("err", format!("not a regular expression: {error}")))?,
         ),
     };
+    if args.iter().any(|arg| arg.contains('\0')) {
+        return Err(bad(
+            "args",
+            "an argument holds a NUL byte, which no command line can carry".to_string(),
+        ));
+    }
+    if args.len() > MAX_CASE_ARGS {
+        return Err(bad(
+            "args",
+            format!("{} arguments; a case gives at most {MAX_CASE_ARGS}", args.len()),
+        ));
+    }
     Ok(Case {
-        args: read_args(&read("args")?.unwrap_or_default()),
+        args,
         name,
         stdout,
         status,

@@ -61,38 +61,15 @@ const SCRATCH_PREFIX: &str = "othello-run-";
 impl Scratch {
     fn new() -> std::io::Result<Scratch> {
         static SWEPT: std::sync::Once = std::sync::Once::new();
-        SWEPT.call_once(sweep_stale);
+        SWEPT.call_once(|| crate::scratch::sweep(&std::env::temp_dir(), SCRATCH_PREFIX));
         tempfile::Builder::new()
-            .prefix(&format!("{SCRATCH_PREFIX}{}-", std::process::id()))
+            .prefix(&crate::scratch::own_prefix(SCRATCH_PREFIX))
             .tempdir()
             .map(Scratch)
     }
 
     fn path(&self) -> &Path {
         self.0.path()
-    }
-}
-
-/// Removes the scratch folders of runs whose process is gone (killed before it could).
-fn sweep_stale() {
-    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
-        return;
-    };
-    for entry in entries.filter_map(Result::ok) {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let Some(pid) = name
-            .strip_prefix(SCRATCH_PREFIX)
-            .and_then(|rest| rest.split('-').next())
-            .and_then(|pid| pid.parse::<i32>().ok())
-        else {
-            continue;
-        };
-        // SAFETY: kill with signal 0 only asks whether the process exists.
-        let gone =
-            unsafe { libc::kill(pid, 0) } < 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH);
-        if gone {
-            let _ = std::fs::remove_dir_all(entry.path());
-        }
     }
 }
 

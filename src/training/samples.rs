@@ -48,49 +48,58 @@ pub enum SamplesError {
     BadLine { line: usize, why: String },
 }
 
-/// What a file already holds: the bytes of its complete games (and header) and their indices.
+/// What a file already holds: the bytes of its complete games (and header), how many games they
+/// are and the last one's index.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Existing {
     /// Everything after this many bytes belongs to an unfinished game and is cut off.
-    pub complete_bytes: usize,
-    /// The index of each complete game, in file order.
-    pub games: Vec<u64>,
+    pub complete_bytes: u64,
+    pub games: u64,
+    pub last: Option<u64>,
 }
 
-/// Reads an existing file's text, made with the settings of `header` (an empty text is a new file).
-pub fn existing(text: &str, header: &str) -> Result<Existing, SamplesError> {
-    if text.is_empty() {
-        return Ok(Existing {
-            complete_bytes: 0,
-            games: Vec::new(),
-        });
-    }
-    let first = text.split_inclusive('\n').next().unwrap_or_default();
+/// Reads an existing file line by line (each line with its newline), made with the settings of
+/// `header` (no line at all is a new file); memory does not grow with the file.
+pub fn existing<E: From<SamplesError>>(
+    mut next_line: impl FnMut() -> Result<Option<String>, E>,
+    header: &str,
+) -> Result<Existing, E> {
+    let mut found = Existing {
+        complete_bytes: 0,
+        games: 0,
+        last: None,
+    };
+    let Some(first) = next_line()? else {
+        return Ok(found);
+    };
     if first != header {
         return Err(SamplesError::OtherSettings {
             found: first.trim_end().to_string(),
             expected: header.trim_end().to_string(),
-        });
+        }
+        .into());
     }
-    let mut complete_bytes = first.len();
-    let mut games = Vec::new();
-    let mut offset = first.len();
-    for (number, line) in text[first.len()..].split_inclusive('\n').enumerate() {
-        offset += line.len();
+    found.complete_bytes = first.len() as u64;
+    let mut offset = found.complete_bytes;
+    let mut number = 1;
+    while let Some(line) = next_line()? {
+        number += 1;
+        offset += line.len() as u64;
         // A last line without its newline was cut off in the middle.
         if !line.ends_with('\n') {
             break;
         }
         if let Some(index) = line.strip_prefix("#done ") {
             let index = index.trim_end().parse().map_err(|_| SamplesError::BadLine {
-                line: number + 2,
+                line: number,
                 why: format!("{:?} is not a game's #done line", line.trim_end()),
             })?;
-            games.push(index);
-            complete_bytes = offset;
+            found.games += 1;
+            found.last = Some(index);
+            found.complete_bytes = offset;
         }
     }
-    Ok(Existing { complete_bytes, games })
+    Ok(found)
 }
 
 /// Parses a position line into its game index and sample.
@@ -148,6 +157,12 @@ mod tests {
         assert_eq!(parse_line("1 00ff ff00 +3 q"), None);
     }
 
+    /// `existing` over a text, as a file's lines.
+    fn existing_in(text: &str, header: &str) -> Result<Existing, SamplesError> {
+        let mut lines = text.split_inclusive('\n').map(str::to_string);
+        existing(|| Ok::<_, SamplesError>(lines.next()), header)
+    }
+
     #[test]
     fn an_unfinished_tail_is_cut_off_and_other_settings_refused() {
         let header = header(&config(), (0, 1));
@@ -155,19 +170,19 @@ mod tests {
         let unfinished = format_game(&game(2));
         for cut in [0, 10, unfinished.len() - 3, unfinished.len() - 1] {
             let text = complete.clone() + &unfinished[..cut];
-            let found = existing(&text, &header).unwrap();
-            assert_eq!(found.complete_bytes, complete.len(), "cut at {cut}");
-            assert_eq!(found.games, vec![0, 1]);
+            let found = existing_in(&text, &header).unwrap();
+            assert_eq!(found.complete_bytes, complete.len() as u64, "cut at {cut}");
+            assert_eq!((found.games, found.last), (2, Some(1)));
         }
         let whole = complete.clone() + &unfinished;
-        assert_eq!(existing(&whole, &header).unwrap().games, vec![0, 1, 2]);
+        assert_eq!(existing_in(&whole, &header).unwrap().last, Some(2));
         let other = SelfPlayConfig { seed: 6, ..config() };
         for other in [super::header(&other, (0, 1)), super::header(&config(), (1, 2))] {
             assert!(matches!(
-                existing(&complete, &other),
+                existing_in(&complete, &other),
                 Err(SamplesError::OtherSettings { .. })
             ));
         }
-        assert_eq!(existing("", &header).unwrap().games, Vec::<u64>::new());
+        assert_eq!(existing_in("", &header).unwrap().games, 0);
     }
 }

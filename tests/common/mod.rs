@@ -6,15 +6,67 @@ pub mod mailbox;
 
 use assert_cmd::Command;
 
-/// The `othello` binary with these arguments.
+/// The `othello` binary with these arguments; it dies with the test (see `dies_with_test`).
 pub fn othello<I, S>(args: I) -> Command
 where
     I: IntoIterator<Item = S>,
     S: AsRef<std::ffi::OsStr>,
 {
-    let mut command = Command::cargo_bin("othello").expect("the othello binary is built");
+    let mut command = Command::from_std(othello_std());
     command.args(args);
     command
+}
+
+/// The `othello` binary as a std command that dies with the test.
+pub fn othello_std() -> std::process::Command {
+    dies_with_test(std::process::Command::new(assert_cmd::cargo::cargo_bin("othello")))
+}
+
+/// The command's process gets SIGKILL when the thread that started it ends: a test that fails, or a
+/// test runner that is killed, leaves nothing running (a four-billion-game match once ran on).
+pub fn dies_with_test(mut command: std::process::Command) -> std::process::Command {
+    use std::os::unix::process::CommandExt;
+    let parent = std::process::id() as libc::pid_t;
+    // SAFETY: prctl and getppid are async-signal-safe; nothing is allocated after the fork.
+    unsafe {
+        command.pre_exec(move || {
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            // The test ended between the fork and the prctl: nothing would signal this process.
+            if libc::getppid() != parent {
+                libc::_exit(1);
+            }
+            Ok(())
+        });
+    }
+    command
+}
+
+/// A child process that is killed and reaped when this is dropped, however the test ends.
+pub struct Running(pub std::process::Child);
+
+/// Starts `command` (built with `dies_with_test` or `othello_std`) as a `Running`.
+pub fn spawn(command: &mut std::process::Command) -> Running {
+    Running(command.spawn().expect("the command starts"))
+}
+
+impl std::ops::Deref for Running {
+    type Target = std::process::Child;
+    fn deref(&self) -> &std::process::Child {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Running {
+    fn deref_mut(&mut self) -> &mut std::process::Child {
+        &mut self.0
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
 }
 
 /// The exact value of `board` for its side to move by visiting every line of play, with `final_score`
