@@ -931,7 +931,7 @@ fn play_writes_its_log_through_special_files_or_fails() {
         .next()
         .unwrap()
         .unwrap();
-    assert_eq!(log["moves"].as_array().unwrap().is_empty(), false);
+    assert!(!log["moves"].as_array().unwrap().is_empty());
 
     for option in ["--log", "--transcript"] {
         let output = common::othello(["play", "--black", "random", "--white", "random", option, "/dev/full"])
