@@ -336,3 +336,81 @@ fn gtp_undo_takes_back_an_implied_pass_with_the_move() {
     assert_eq!(engine.answer("quit"), "=");
     engine.finish();
 }
+
+const NBOARD_GAME: &str = "(;GM[Othello]PC[x]PB[a]PW[b]RE[?]TI[0]TY[8]BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *]B[F5]W[D6]B[C3]W[D3]B[C4];)";
+
+#[test]
+fn nboard_commands_during_a_search_wait_for_it_and_go_still_answers() {
+    let mut engine = Engine::start(&["nboard"]);
+    engine.send("nboard 2");
+    engine.send("set depth 10");
+    engine.send(&format!("set game {NBOARD_GAME}"));
+    engine.send("go");
+    // Before the answer: a setting, a hint and a new depth. None of them may stop the go.
+    engine.send("set contempt 0");
+    engine.send("hint 2");
+    engine.send("set depth 4");
+    let lines = engine.until("=== ");
+    let answer = lines.last().unwrap();
+    assert!(!answer.starts_with("=== PA"), "{lines:?}");
+    let nodes: u64 = lines
+        .iter()
+        .find_map(|l| l.strip_prefix("nodestats "))
+        .and_then(|l| l.split(' ').next()?.parse().ok())
+        .unwrap();
+    assert!(nodes > 1000, "a whole search, not a stopped one: {nodes} nodes");
+    // Then the hint, for the same position, and the depth.
+    let hint = engine.until("set myname othello4");
+    assert!(
+        hint.iter().filter(|l| l.starts_with("search ")).count() >= 2,
+        "{hint:?}"
+    );
+    engine.send("quit");
+    engine.finish();
+}
+
+#[test]
+fn nboard_refuses_to_go_after_a_set_game_it_cannot_read() {
+    let mut engine = Engine::start(&["nboard"]);
+    engine.send("nboard 2");
+    engine.send("set depth 2");
+    engine.send(&format!("set game {NBOARD_GAME}"));
+    engine.send("set game (;GM[Othello]BO[8 zz];)");
+    engine.until("set myname othello2");
+    assert!(engine.line().starts_with("status cannot read set game: "));
+    engine.send("go");
+    let refusal = engine.line();
+    assert!(
+        refusal.starts_with("status cannot go: the last set game could not be read"),
+        "{refusal}"
+    );
+    engine.send("move F5");
+    assert!(engine.line().starts_with("status ignored move F5"));
+    // A game that can be read ends the refusal.
+    engine.send(&format!("set game {NBOARD_GAME}"));
+    engine.send("go");
+    assert!(engine.until("=== ").last().unwrap().starts_with("=== "));
+    engine.send("quit");
+    engine.finish();
+}
+
+#[test]
+fn gtp_stops_searching_when_its_input_ends_and_answers_its_best_move() {
+    // A day's clock: on today's main this search ran for most of an hour after the input ended.
+    let output = common::othello(["gtp"])
+        .write_stdin("1 time_settings 86400 0 0\n2 play b d3\n3 genmove w\n")
+        .timeout(std::time::Duration::from_secs(30))
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let text = String::from_utf8(output.stdout).unwrap();
+    let answer = text
+        .lines()
+        .find(|l| l.starts_with("=3 "))
+        .expect("an answer to genmove");
+    let square = Square::from_a1(&answer[3..].to_lowercase()).unwrap();
+    let after_d3 = othello::notation::transcript::play(Position::START, "d3")
+        .unwrap()
+        .position();
+    assert!(after_d3.moves().contains(square), "{answer}");
+}

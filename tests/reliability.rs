@@ -1014,3 +1014,19 @@ fn a_test_child_dies_with_its_test_however_the_test_ends() {
     // SAFETY: kill with signal 0 only asks whether the process exists.
     assert_eq!(unsafe { libc::kill(pid, 0) }, -1, "reaped and gone");
 }
+
+#[test]
+fn a_log_whose_last_line_a_kill_cut_off_replays_without_that_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let (log, text) = common::logged_games(dir.path(), "random", "greedy");
+    std::fs::write(&log, &text[..text.len() - 100]).unwrap();
+    let output = common::othello(["replay", log.to_str().unwrap()]).output().unwrap();
+    assert!(output.status.success(), "{output:?}");
+    assert!(String::from_utf8_lossy(&output.stderr).contains("line 2 is cut off"));
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(stdout.contains("all legal") && !stdout.contains("line 2"), "{stdout}");
+    // A line cut in the middle of the file is an error, not a game to leave out.
+    let lines: Vec<&str> = text.lines().collect();
+    std::fs::write(&log, format!("{}\n{}\n", &lines[0][..50], lines[1])).unwrap();
+    common::othello(["replay", log.to_str().unwrap()]).assert().code(2);
+}

@@ -187,7 +187,9 @@ fn read_games(text: &str) -> Result<Vec<(Game, String, String)>> {
             .collect());
     }
     if trimmed.starts_with('{') {
-        return Ok(super::replay::read_logs(trimmed)?
+        // Only the start is trimmed: a log's last line without its newline was cut off.
+        let log = text.trim_start_matches('\u{feff}').trim_start();
+        return Ok(super::replay::read_logs(log)?
             .into_iter()
             .map(|(log, game)| (game, log.black, log.white))
             .collect());

@@ -256,9 +256,20 @@ fn read_games(text: &str) -> Result<Vec<Replayed>> {
         let game = log.replay().map_err(|e| anyhow!("game starting on line {line}: {e}"))?;
         return Ok(vec![Replayed { line, log, game }]);
     }
+    // A log is written line by line as games finish: a run killed while writing (SIGKILL, a power
+    // cut) may leave its last line cut off, without its newline. That game is left out, said so.
+    let last = text.lines().count();
+    let cut_off = !text.ends_with('\n');
     text.lines()
         .enumerate()
         .filter(|(_, line)| !line.trim().is_empty())
+        .filter(|&(index, line)| {
+            let unfinished = cut_off && index + 1 == last && serde_json::from_str::<serde_json::Value>(line).is_err();
+            if unfinished {
+                eprintln!("othello: line {last} is cut off (the run that wrote it was stopped); it is left out");
+            }
+            !unfinished
+        })
         .map(|(index, line)| {
             let number = index + 1;
             let log: GameLog = serde_json::from_str(line).map_err(|e| anyhow!("line {number}: {e}"))?;

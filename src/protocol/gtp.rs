@@ -2,9 +2,14 @@
 //! `clear_board`, `play b e3`, `genmove w`, `undo`, `showboard`, `time_settings`, `time_left`,
 //! `list_commands`, `quit`... Each command may start with a number, echoed in its answer; an answer
 //! is `= result` or `? error`, then an empty line. Unknown or malformed commands get an error answer
-//! and the session goes on.
+//! and the session goes on. A search ends early when the input ends (the controller is gone, or a
+//! script sent all it had): it answers with the best move found so far.
 
+use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::Duration;
 
 use crate::color::Color;
@@ -37,6 +42,10 @@ const COMMANDS: [&str; 17] = [
 /// Time a move by default, when no time settings came.
 pub const DEFAULT_MOVE_TIME: Duration = Duration::from_millis(1000);
 
+/// The most a move may take from a clock, however long the clock: a day's clock shared over the
+/// moves would give each an hour, which buys nothing on 8x8 and leaves a controller waiting.
+pub const MAX_MOVE_TIME: Duration = Duration::from_secs(60);
+
 struct Session {
     game: Game,
     /// A move's time without time settings.
@@ -45,20 +54,26 @@ struct Session {
     main_time: Option<Duration>,
     byo_yomi: Option<(Duration, u32)>,
     left: [Option<Duration>; 2],
+    /// The controller's lines, and those that came during a search and wait for their turn.
+    lines: Receiver<String>,
+    waiting: VecDeque<String>,
+    input_ended: bool,
 }
 
 /// Runs a session until `quit` or the end of the input; `move_time` is the time a move without
 /// time settings.
 pub fn run(input: impl BufRead + Send + 'static, mut output: impl Write, move_time: Duration) -> io::Result<()> {
-    let lines = super::lines_of(input);
     let mut session = Session {
         game: Game::new(Position::START),
         move_time,
         main_time: None,
         byo_yomi: None,
         left: [None, None],
+        lines: super::lines_of(input),
+        waiting: VecDeque::new(),
+        input_ended: false,
     };
-    for line in lines {
+    while let Some(line) = session.next_line() {
         // Comments and empty lines get no answer.
         let line = line.split('#').next().unwrap_or("").trim().to_string();
         if line.is_empty() {
@@ -97,6 +112,33 @@ fn color(word: Option<&&str>) -> Result<Color, String> {
 }
 
 impl Session {
+    /// The next line: one that waited, or the next from the controller (None at the end).
+    fn next_line(&mut self) -> Option<String> {
+        self.waiting.pop_front().or_else(|| self.lines.recv().ok())
+    }
+
+    /// Runs `work` with a stop flag that is set when the input ends; lines that come meanwhile wait.
+    fn until_input_ends<T: Send>(&mut self, work: impl FnOnce(Arc<AtomicBool>) -> T + Send) -> T {
+        let stop = Arc::new(AtomicBool::new(self.input_ended));
+        std::thread::scope(|scope| {
+            let worker = scope.spawn({
+                let stop = stop.clone();
+                move || work(stop)
+            });
+            while !worker.is_finished() && !self.input_ended {
+                match self.lines.recv_timeout(Duration::from_millis(5)) {
+                    Ok(line) if self.waiting.len() < 10_000 => self.waiting.push_back(line),
+                    Ok(_) | Err(RecvTimeoutError::Timeout) => {}
+                    Err(RecvTimeoutError::Disconnected) => {
+                        self.input_ended = true;
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                }
+            }
+            worker.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        })
+    }
+
     fn answer(&mut self, command: &str, arguments: &[&str]) -> Result<String, String> {
         match command {
             "protocol_version" => Ok("2".to_string()),
@@ -210,7 +252,11 @@ impl Session {
         }
         self.turn_of(side)?;
         let mut engine = Engine::with_budget(Budget::Time(self.time_for(side)));
-        let choice = engine.choose(self.game.position().board);
+        let board = self.game.position().board;
+        let choice = self.until_input_ends(move |stop| {
+            engine.set_stop(stop);
+            engine.choose(board)
+        });
         self.game.play(choice.best, None).map_err(|e| e.to_string())?;
         Ok(choice.best.to_string().to_uppercase())
     }
@@ -223,7 +269,7 @@ impl Session {
         let byo = self.byo_yomi.map(|(time, stones)| time / stones.max(1));
         match (share, byo) {
             (None, None) => self.move_time,
-            (share, byo) => share.unwrap_or_default() + byo.unwrap_or_default(),
+            (share, byo) => (share.unwrap_or_default() + byo.unwrap_or_default()).min(MAX_MOVE_TIME),
         }
         .max(Duration::from_millis(10))
     }
@@ -232,4 +278,41 @@ impl Session {
 /// The board with its coordinates, the side to move's moves marked `*`.
 fn board_text(position: Position) -> String {
     crate::cli::display::board(position, position.moves(), None, false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn session() -> Session {
+        Session {
+            game: Game::new(Position::START),
+            move_time: DEFAULT_MOVE_TIME,
+            main_time: None,
+            byo_yomi: None,
+            left: [None, None],
+            lines: super::super::lines_of(io::empty()),
+            waiting: VecDeque::new(),
+            input_ended: false,
+        }
+    }
+
+    #[test]
+    fn a_long_clock_gives_a_move_at_most_a_minute() {
+        let mut session = session();
+        assert_eq!(session.answer("time_settings", &["86400", "0", "0"]), Ok(String::new()));
+        assert_eq!(session.time_for(Color::Black), MAX_MOVE_TIME);
+        assert_eq!(session.answer("time_left", &["b", "300", "0"]), Ok(String::new()));
+        assert_eq!(
+            session.time_for(Color::Black),
+            Duration::from_secs(10),
+            "300 s over 30 moves"
+        );
+        // Without a clock, the time asked for on the command line, however long.
+        let mut session = session;
+        session.main_time = None;
+        session.left = [None, None];
+        session.move_time = Duration::from_secs(300);
+        assert_eq!(session.time_for(Color::Black), Duration::from_secs(300));
+    }
 }

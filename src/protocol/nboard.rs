@@ -3,7 +3,9 @@
 //! `learn`, `quit`; the engine answers `=== F5/eval/time` to `go`, streams `search F5 eval 0 depth`
 //! lines to `hint`, `pong N` once it has stopped thinking, and `learned`. Evaluations are in discs
 //! from the point of view of the side to move; a pass is written `PA` both ways. Lines it does not
-//! know, or cannot read, are ignored (a `status` line says why), never the end of the session.
+//! know, or cannot read, are ignored (a `status` line says why), never the end of the session. As in
+//! NTest, commands that arrive during a search wait for it; only `ping`, `quit` and the end of the
+//! input stop it (a stopped `go` answers nothing).
 
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -39,7 +41,13 @@ struct Session<W: Write + Send + 'static> {
     depth: u32,
     /// Kept between searches (its tables carry over); rebuilt when the depth changes.
     analyst: Option<Analyst>,
+    /// Why the last `set game` could not be read: until a game is set, `go` and `hint` refuse rather
+    /// than answer for the position before it.
+    unreadable: Option<String>,
 }
+
+/// Lines that may wait during a search; a controller that sends more is not read until it ends.
+const MAX_WAITING: usize = 10_000;
 
 /// Runs a session until `quit` or the end of the input.
 pub fn run<R, W>(input: R, output: W) -> io::Result<()>
@@ -53,6 +61,7 @@ where
         game: Game::new(Position::START),
         depth: DEFAULT_DEPTH,
         analyst: None,
+        unreadable: None,
     };
     let mut waiting: std::collections::VecDeque<String> = std::collections::VecDeque::new();
     loop {
@@ -77,16 +86,25 @@ where
             }
         };
         let Some(kind) = search else { continue };
-        // The search runs on its own thread; lines that come meanwhile wait, and a ping, a new
-        // position or quit stop it first.
+        if let Some(why) = &session.unreadable {
+            session.say(&format!(
+                "status cannot {command}: the last set game could not be read ({why}); set a game first\n"
+            ))?;
+            continue;
+        }
+        // The search runs on its own thread; lines that come meanwhile wait for it, and only a
+        // ping, quit or the end of the input stop it (the protocol: "stop thinking and respond").
         let stop = Arc::new(AtomicBool::new(false));
         let worker = session.start(kind, stop.clone());
         let mut stopped = false;
         while !worker.is_finished() {
+            if waiting.len() >= MAX_WAITING {
+                std::thread::sleep(Duration::from_millis(5));
+                continue;
+            }
             match lines.recv_timeout(Duration::from_millis(5)) {
                 Ok(line) => {
-                    let first = line.split_whitespace().next().unwrap_or("");
-                    if matches!(first, "ping" | "quit" | "set" | "move" | "go" | "hint") || first.len() == 2 {
+                    if matches!(line.split_whitespace().next(), Some("ping" | "quit")) {
                         stop.store(true, Ordering::Relaxed);
                         stopped = true;
                     }
@@ -144,9 +162,17 @@ impl<W: Write + Send + 'static> Session<W> {
                     match ggf::parse(text) {
                         Ok(mut games) => {
                             self.game = games.swap_remove(0).game;
+                            self.unreadable = None;
                             Ok(())
                         }
-                        Err(error) => self.say(&format!("status ignored set game: {error}\n")),
+                        Err(error) => {
+                            let why = error.to_string().replace(['\n', '\r'], " ");
+                            let said = self.say(&format!(
+                                "status cannot read set game: {why}; go and hint refuse until a game is set\n"
+                            ));
+                            self.unreadable = Some(why);
+                            said
+                        }
                     }
                 }
                 // Contempt changes nothing here: draws are valued as draws.
@@ -164,6 +190,11 @@ impl<W: Write + Send + 'static> Session<W> {
 
     /// `move F5/eval/time` or `move PA`.
     fn play(&mut self, text: &str) -> io::Result<()> {
+        if self.unreadable.is_some() {
+            return self.say(&format!(
+                "status ignored move {text}: the last set game could not be read\n"
+            ));
+        }
         let name = text.split('/').next().unwrap_or("");
         let written = if name.eq_ignore_ascii_case("pa") {
             Some(Written::Pass)
