@@ -40,7 +40,7 @@ proptest! {
             let mut out = String::new();
             let result = lab::run(&request, &mut out);
             prop_assert!(!out.is_empty(), "at least the first snapshot is written");
-            if let Err(illegal) = result {
+            if let Err(lab::LabError::Illegal(illegal)) = result {
                 prop_assert!(request.moves.contains(&illegal.square));
             }
         }

@@ -71,6 +71,9 @@ fn argv_players_get_the_course_codes() {
     for (name, script, code) in [
         ("occupied", "echo 'my move:'; echo 27\n".to_string(), -3),
         ("no_integer", "echo 'I pass on this one'\n".to_string(), -4),
+        // Only ASCII digits are digits, and a number no square can be is no move.
+        ("arabic_digit", "echo '\u{663}'\n".to_string(), -4),
+        ("huge", "echo 18446744073709551635\n".to_string(), -4),
         ("hang", "sleep 31.4159 &\nsleep 31.4159\n".to_string(), -2),
         ("crash", "echo 'Traceback: boom' >&2; exit 3\n".to_string(), -5),
         ("sometimes_slow", sometimes_slow, -2),

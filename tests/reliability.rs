@@ -66,8 +66,9 @@ fn solve_answers_for_the_side_asked_even_one_that_must_pass() {
 
 #[test]
 fn unfinished_solves_exit_1_with_a_board_and_with_obf_and_the_start_position_needs_a_limit() {
-    let far = "...................x.......xx.....xoo....x......................";
-    common::othello(["solve", "--time-limit", "0.01", far, "o"])
+    // 40 empty squares: the most solve tries, and only with a limit.
+    let far = "f5d6c3d3c4f4f6f3e6e7f7c5b6g6e3e2f1d2g4g5";
+    common::othello(["solve", "--time-limit", "0.01", "--moves", far])
         .assert()
         .code(1)
         .stderr(predicates::str::contains("not solved within the time limit"));
@@ -1029,4 +1030,69 @@ fn a_log_whose_last_line_a_kill_cut_off_replays_without_that_game() {
     let lines: Vec<&str> = text.lines().collect();
     std::fs::write(&log, format!("{}\n{}\n", &lines[0][..50], lines[1])).unwrap();
     common::othello(["replay", log.to_str().unwrap()]).assert().code(2);
+}
+
+#[test]
+fn requests_that_could_never_finish_are_refused_with_the_range_that_can() {
+    for (args, said) in [
+        (
+            vec!["perft", "30"],
+            "bad argument DEPTH 30: 30 plies from a position with 60 empty squares would not end",
+        ),
+        (vec!["best", "--depth", "30"], "bad argument --depth 30: 30 plies"),
+        (vec!["fullgame", "--depth", "30"], "bad argument --depth 30: 30 plies"),
+        (
+            vec!["--lab5", "--holes", "64"],
+            "bad argument --holes 64: the position after the moves has 60 empty squares",
+        ),
+        (
+            vec!["--lab5", "HL64", "f5"],
+            "the position after the moves has 59 empty squares",
+        ),
+        (
+            vec!["solve", "--time-limit", "86400"],
+            "the position has 60 empty squares: no time limit would see an exact solve end",
+        ),
+    ] {
+        common::othello(&args)
+            .timeout(std::time::Duration::from_secs(30))
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicates::str::contains(said));
+    }
+    // Deep requests that end are still answered: the limit counts only plies the position has.
+    let near_end = "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxoooooooooooooooooooo....";
+    common::othello(["perft", "30", near_end, "x"]).assert().success();
+    common::othello(["best", "--depth", "30", near_end, "x"])
+        .assert()
+        .success();
+    common::othello(["--lab5", "--holes", "64", near_end, "x"])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("Min score: "));
+}
+
+#[test]
+fn a_shrinkage_that_would_write_nan_weights_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("d.txt");
+    let out = dir.path().join("w.bin");
+    common::othello(["selfplay", data.to_str().unwrap(), "--games", "2", "--player", "greedy"])
+        .assert()
+        .success();
+    for value in ["NaN", "-1", "inf", "1e30"] {
+        common::othello([
+            "train",
+            data.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--shrinkage",
+            value,
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(format!("\"{value}\" is not a shrinkage")));
+    }
+    assert!(!out.exists(), "no weights written");
 }

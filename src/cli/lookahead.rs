@@ -21,6 +21,12 @@ use crate::strategy::{MAX_DEPTH, StrategySpec};
 use crate::value::Value;
 
 /// Where the position comes from: seed 004's input file, a lab board and token, or the start.
+/// The deepest `best` that ends within minutes (14 plies after ten moves: 7 s; each ply about 4
+/// times as long).
+const MAX_BEST_PLIES: u32 = 16;
+/// The deepest `fullgame`: every move of a game is such a search.
+const MAX_FULLGAME_PLIES: u32 = 13;
+
 #[derive(Args, Debug)]
 pub struct PositionArgs {
     /// Seed 004's input.txt: the turn (0 black, 1 white), then 8 lines of 8 integers (-1, 0, 1)
@@ -105,6 +111,13 @@ pub fn run_best(args: BestArgs) -> Result<()> {
         }
         (None, depth) => {
             let depth = depth.expect("clap requires --depth or --strategy");
+            super::within_reach(
+                "--depth",
+                depth,
+                position.board.empty_count(),
+                MAX_BEST_PLIES,
+                "14 take 7 s here",
+            )?;
             let scoring = Scoring::lookahead(eval);
             let result = alphabeta(position.board, depth, scoring);
             (
@@ -168,6 +181,13 @@ pub struct FullGameArgs {
 
 pub fn run_fullgame(args: FullGameArgs) -> Result<()> {
     let start = args.position.position()?;
+    super::within_reach(
+        "--depth",
+        args.depth,
+        start.board.empty_count(),
+        MAX_FULLGAME_PLIES,
+        "a game at 12 takes under a minute here",
+    )?;
     let spec = StrategySpec::Lookahead { depth: args.depth };
     let (mut black, mut white) = (spec.build(0), spec.build(0));
     let mut game = Game::new(start);

@@ -249,9 +249,29 @@ fn first_line_of(error: &clap::Error) -> String {
 fn run_lab(args: &[String]) -> Result<()> {
     let request = LabRequest::parse(args)?;
     let mut out = String::with_capacity(256 * (request.moves.len() + 1));
-    let outcome = lab::run(&request, &mut out);
-    write_stdout(&out)?;
-    Ok(outcome?)
+    match lab::run(&request, &mut out) {
+        // Nothing on stdout: the request was refused before any work.
+        Err(too_deep @ lab::LabError::TooDeep { .. }) => Err(too_deep.into()),
+        outcome => {
+            write_stdout(&out)?;
+            match outcome {
+                Err(lab::LabError::Illegal(illegal)) => Err(illegal.into()),
+                _ => Ok(()),
+            }
+        }
+    }
+}
+
+/// Refuses a search that cannot end while anyone waits: more than `most` plies ahead, as far as the
+/// position's empty squares let it go (`measured` says what the limit costs, as measured here).
+pub(crate) fn within_reach(option: &str, depth: u32, empties: u32, most: u32, measured: &str) -> Result<()> {
+    let plies = depth.min(empties);
+    if plies > most {
+        bail!(
+            "bad argument {option} {depth}: {plies} plies from a position with {empties} empty squares would not end (each ply multiplies the time by 3 to 10); at most {most} ({measured})"
+        );
+    }
+    Ok(())
 }
 
 /// A position given on a command line as in the lab mode: a board and an optional token, read by one

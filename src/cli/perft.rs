@@ -8,6 +8,9 @@ use clap::Args;
 use crate::position::Position;
 use crate::search::perft::perft;
 
+/// The deepest count that ends within the hour (perft 13 of the start: 30 s; 15: most of an hour).
+const MAX_PLIES: u32 = 15;
+
 #[derive(Args, Debug)]
 pub struct PerftArgs {
     /// Plies to look ahead
@@ -27,6 +30,13 @@ pub fn run(args: PerftArgs) -> Result<()> {
         Some(board) => super::position_from_lab_args(board, args.token.as_deref())?,
         None => Position::START,
     };
+    super::within_reach(
+        "DEPTH",
+        args.depth,
+        position.board.empty_count(),
+        MAX_PLIES,
+        "13 plies take 30 s here",
+    )?;
     let start = Instant::now();
     let leaves = perft(position.board, args.depth);
     let seconds = start.elapsed().as_secs_f64();

@@ -36,6 +36,9 @@ pub struct SolveArgs {
 /// The most empty squares `solve` takes on without --time-limit (FFO #59 has 34; #40-#49 take seconds
 /// to minutes at 20-26).
 const UNLIMITED_EMPTIES: u32 = 36;
+/// The most empty squares `solve` tries at all: beyond, even a day's --time-limit ends unfinished
+/// (a time limit is a promise to stop, not to answer).
+const LIMITED_EMPTIES: u32 = 40;
 
 /// One line of work: where the position came from and what the file says of it.
 struct Job {
@@ -64,6 +67,12 @@ pub fn run(args: SolveArgs) -> Result<()> {
         }
         None => {
             let position = args.position.position()?;
+            if position.board.empty_count() > LIMITED_EMPTIES {
+                return Err(anyhow!(
+                    "the position has {} empty squares: no time limit would see an exact solve end; give a position with at most {LIMITED_EMPTIES} (or use othello analyze for an estimate)",
+                    position.board.empty_count()
+                ));
+            }
             // Beyond this, an exact solve takes longer than anyone waits: ask for a limit first.
             if position.board.empty_count() > UNLIMITED_EMPTIES && args.time_limit.is_none() {
                 return Err(anyhow!(

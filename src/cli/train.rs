@@ -28,8 +28,18 @@ pub struct TrainArgs {
     #[arg(long, value_name = "PERCENT", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=50))]
     validation_percent: u32,
     /// Shrinkage: a configuration seen n times moves as if seen n + this many times
-    #[arg(long, default_value_t = 8.0)]
+    #[arg(long, default_value_t = 8.0, value_parser = shrinkage)]
     shrinkage: f32,
+}
+
+/// A finite shrinkage of 0 to 1,000,000 (NaN or a negative one would write NaN weights).
+fn shrinkage(text: &str) -> std::result::Result<f32, String> {
+    match text.parse::<f32>() {
+        Ok(value) if (0.0..=1_000_000.0).contains(&value) => Ok(value),
+        _ => Err(format!(
+            "{text:?} is not a shrinkage: expected a number from 0 to 1000000"
+        )),
+    }
 }
 
 /// Calls `game(index, samples)` for each complete game of a sample file, in file order. Only a

@@ -33,6 +33,30 @@ pub struct LabIllegalMove {
     pub refusal: Refusal,
 }
 
+/// The most empty squares Lab 5's exact line is searched for: beyond, the solve takes hours (28
+/// empties take minutes here); `--holes 64` on an opening would never answer.
+pub const MAX_SOLVE_EMPTIES: u32 = 28;
+
+/// Why a lab request gave no complete answer.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LabError {
+    /// The rules refused a move: the snapshots before it stand.
+    #[error(transparent)]
+    Illegal(LabIllegalMove),
+    /// Lab 5 was asked to solve more empty squares than can be solved while anyone waits.
+    #[error(
+        "bad argument --holes {holes}: the position after the moves has {empties} empty squares, and an exact solve of more than {MAX_SOLVE_EMPTIES} would not end; give --holes {} or less for it",
+        MAX_SOLVE_EMPTIES + 1
+    )]
+    TooDeep { holes: u32, empties: u32 },
+}
+
+impl From<LabIllegalMove> for LabError {
+    fn from(illegal: LabIllegalMove) -> LabError {
+        LabError::Illegal(illegal)
+    }
+}
+
 /// The starting position of a request: its board (or the default) with its token (or the default).
 pub fn start_position(request: &LabRequest) -> Position {
     let (black, white) = request
@@ -45,7 +69,7 @@ pub fn start_position(request: &LabRequest) -> Position {
 
 /// Appends every snapshot of the request to `out`. On an illegal move, `out` holds the snapshots before
 /// it and the error says why.
-pub fn run(request: &LabRequest, out: &mut String) -> Result<(), LabIllegalMove> {
+pub fn run(request: &LabRequest, out: &mut String) -> Result<(), LabError> {
     let token_position = start_position(request);
     let mut position = token_position.after_forced_pass();
     if request.lab1 {
@@ -60,7 +84,8 @@ pub fn run(request: &LabRequest, out: &mut String) -> Result<(), LabIllegalMove>
                 square,
                 side,
                 refusal: Refusal::GameOver,
-            });
+            }
+            .into());
         }
         let played = position.try_play(square).map_err(|rule| LabIllegalMove {
             square,
@@ -71,6 +96,13 @@ pub fn run(request: &LabRequest, out: &mut String) -> Result<(), LabIllegalMove>
         render::snapshot(out, position, Some((side, square)));
     }
     if (request.lab4 || request.lab5) && !position.is_game_over() {
+        let empties = position.board.empty_count();
+        if request.lab5 && empties < request.holes && empties > MAX_SOLVE_EMPTIES {
+            return Err(LabError::TooDeep {
+                holes: request.holes,
+                empties,
+            });
+        }
         later_labs(out, request, position);
     }
     Ok(())
