@@ -7,8 +7,9 @@ use std::io::{self, BufRead, BufReader, Read};
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
-/// The most a file read whole may hold: logs, transcripts, case files, positions.
-pub const MAX_FILE_BYTES: u64 = 256 << 20;
+/// The most a file read whole may hold: logs (a game is about 2.7 kB a line: some 400,000 games),
+/// transcripts, positions.
+pub const MAX_FILE_BYTES: u64 = 1 << 30;
 /// The longest line a line-by-line reader accepts (sample files have lines of ~40 bytes).
 pub const MAX_LINE_BYTES: usize = 64 << 10;
 

@@ -40,6 +40,14 @@ const UNLIMITED_EMPTIES: u32 = 36;
 /// (a time limit is a promise to stop, not to answer).
 const LIMITED_EMPTIES: u32 = 40;
 
+/// Whether a position's exact solve ends within a second's nodes (a wipe-out at hand), however many
+/// squares are empty.
+fn ends_soon(board: crate::board::Board) -> bool {
+    let mut solver = Solver::new();
+    solver.set_node_limit(Some(20_000_000));
+    solver.solve(board).is_ok()
+}
+
 /// One line of work: where the position came from and what the file says of it.
 struct Job {
     number: usize,
@@ -67,7 +75,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         }
         None => {
             let position = args.position.position()?;
-            if position.board.empty_count() > LIMITED_EMPTIES {
+            if position.board.empty_count() > LIMITED_EMPTIES && !ends_soon(position.board) {
                 return Err(anyhow!(
                     "the position has {} empty squares: no time limit would see an exact solve end; give a position with at most {LIMITED_EMPTIES} (or use othello analyze for an estimate)",
                     position.board.empty_count()

@@ -33,9 +33,12 @@ pub struct LabIllegalMove {
     pub refusal: Refusal,
 }
 
-/// The most empty squares Lab 5's exact line is searched for: beyond, the solve takes hours (28
-/// empties take minutes here); `--holes 64` on an opening would never answer.
+/// The most empty squares Lab 5's exact line is always searched for: beyond, a solve takes hours
+/// (28 empties take minutes here), and `--holes 64` on an opening would never answer. A position
+/// with more is solved only when its game ends within `PROBE_NODES` (a wipe-out close at hand).
 pub const MAX_SOLVE_EMPTIES: u32 = 28;
+/// Under a second of solving; a count of nodes, so that every machine gives the same answer.
+const PROBE_NODES: u64 = 20_000_000;
 
 /// Why a lab request gave no complete answer.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -45,7 +48,7 @@ pub enum LabError {
     Illegal(LabIllegalMove),
     /// Lab 5 was asked to solve more empty squares than can be solved while anyone waits.
     #[error(
-        "bad argument --holes {holes}: the position after the moves has {empties} empty squares, and an exact solve of more than {MAX_SOLVE_EMPTIES} would not end; give --holes {} or less for it",
+        "bad argument --holes {holes}: the position after the moves has {empties} empty squares, and an exact solve of more than {MAX_SOLVE_EMPTIES} that does not end within {PROBE_NODES} nodes would not end while anyone waits; give --holes {} or less for it",
         MAX_SOLVE_EMPTIES + 1
     )]
     TooDeep { holes: u32, empties: u32 },
@@ -96,24 +99,25 @@ pub fn run(request: &LabRequest, out: &mut String) -> Result<(), LabError> {
         render::snapshot(out, position, Some((side, square)));
     }
     if (request.lab4 || request.lab5) && !position.is_game_over() {
-        let empties = position.board.empty_count();
-        if request.lab5 && empties < request.holes && empties > MAX_SOLVE_EMPTIES {
-            return Err(LabError::TooDeep {
-                holes: request.holes,
-                empties,
-            });
-        }
-        later_labs(out, request, position);
+        later_labs(out, request, position)?;
     }
     Ok(())
 }
 
 /// Lab 4's preferred move, and Lab 5's exact line when few enough squares are empty (then the
 /// preferred move is the first move of that line).
-fn later_labs(out: &mut String, request: &LabRequest, position: Position) {
+fn later_labs(out: &mut String, request: &LabRequest, position: Position) -> Result<(), LabError> {
     let board = position.board;
-    if request.lab5 && board.empty_count() < request.holes {
-        let (score, line) = negamax::solve(board);
+    let empties = board.empty_count();
+    if request.lab5 && empties < request.holes {
+        let (score, line) = if empties <= MAX_SOLVE_EMPTIES {
+            negamax::solve(board)
+        } else {
+            negamax::solve_within(board, PROBE_NODES).ok_or(LabError::TooDeep {
+                holes: request.holes,
+                empties,
+            })?
+        };
         let first = line.first().copied().flatten().expect("the side to move has a move");
         let reversed: Vec<String> = line
             .iter()
@@ -125,4 +129,5 @@ fn later_labs(out: &mut String, request: &LabRequest, position: Position) {
     } else if let Some(square) = crate::strategy::preferred_move(board) {
         let _ = writeln!(out, "My preferred move is: {}", square.index());
     }
+    Ok(())
 }

@@ -35,6 +35,14 @@ pub fn solve(board: Board) -> (i32, Vec<Option<Square>>) {
     (solution.score, solution.pv)
 }
 
+/// `solve`, unless it takes more than `nodes` nodes (the same nodes on every machine).
+pub fn solve_within(board: Board, nodes: u64) -> Option<(i32, Vec<Option<Square>>)> {
+    let mut solver = solver();
+    solver.set_node_limit(Some(nodes));
+    let solution = solver.solve_lowest_line(board).ok()?;
+    Some((solution.score, solution.pv))
+}
+
 /// Exact values of related positions (a position and its children) with one solver, whose table
 /// carries over from one to the next.
 pub struct Values {
