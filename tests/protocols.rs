@@ -5,7 +5,7 @@
 mod common;
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{ChildStdin, ChildStdout, Stdio};
+use std::process::{ChildStdin, Stdio};
 
 use othello::game::{Game, Status};
 use othello::notation::transcript;
@@ -19,8 +19,12 @@ const BEFORE_PASS: &str =
 struct Engine {
     child: common::Running,
     input: ChildStdin,
-    output: BufReader<ChildStdout>,
+    /// Lines read by a thread of their own, so that an engine that never answers fails the test.
+    output: std::sync::mpsc::Receiver<String>,
 }
+
+/// How long a test waits for any one line of the engine (a busy machine included).
+const LINE_WAIT: std::time::Duration = std::time::Duration::from_secs(120);
 
 impl Engine {
     fn start(args: &[&str]) -> Engine {
@@ -33,7 +37,16 @@ impl Engine {
                 .unwrap(),
         );
         let input = child.stdin.take().unwrap();
-        let output = BufReader::new(child.stdout.take().unwrap());
+        let mut reader = BufReader::new(child.stdout.take().unwrap());
+        let (lines, output) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut line = String::new();
+            while reader.read_line(&mut line).is_ok_and(|n| n > 0) {
+                if lines.send(std::mem::take(&mut line)).is_err() {
+                    break;
+                }
+            }
+        });
         Engine { child, input, output }
     }
 
@@ -43,12 +56,11 @@ impl Engine {
     }
 
     fn line(&mut self) -> String {
-        let mut line = String::new();
-        assert!(
-            self.output.read_line(&mut line).unwrap() > 0,
-            "the engine ended its output"
-        );
-        line.trim_end().to_string()
+        match self.output.recv_timeout(LINE_WAIT) {
+            Ok(line) => line.trim_end().to_string(),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => panic!("no line from the engine in {LINE_WAIT:?}"),
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => panic!("the engine ended its output"),
+        }
     }
 
     /// Lines up to and including the first that starts with `prefix`.
