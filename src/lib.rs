@@ -1,4 +1,36 @@
 //! othello: the rules of Othello on bitboards, the course's lab mode, strategies and an exact engine.
+//!
+//! The layers, from the bottom (docs/architecture.md has the map):
+//! - the rules core: [`square`], [`bitboard`], [`board`] (side-relative, the searches' view),
+//!   [`color`], [`position`] (absolute colours, passes), [`game`], [`notation`];
+//! - evaluation and search: [`eval`], [`patterns`], [`stability`], [`search`], [`value`], [`cpu`];
+//! - players: [`strategy`], [`matches`], [`log`], [`training`];
+//! - the course's tools and the protocols: [`course`] (the lab mode, grading, moderators),
+//!   [`runner`] (other people's programs, sandboxed), [`protocol`] (NBoard, GTP);
+//! - the command line: [`cli`]; shared plumbing: [`files`], [`scratch`], [`parallel`], [`rng`].
+//!
+//! Play a game and solve its end exactly:
+//!
+//! ```
+//! use othello::{Position, Square};
+//! use othello::search::endgame::Solver;
+//!
+//! let mut position = Position::START;
+//! for name in ["f5", "d6", "c3", "d3", "c4"] {
+//!     position = position.try_play(Square::from_a1(name).unwrap()).expect("a legal move");
+//! }
+//! let (black, white) = position.counts();
+//! assert_eq!(black + white, 9, "four discs and one a move");
+//! // A position near the end: 4 empty squares, solved to the last disc.
+//! let mut solver = Solver::new();
+//! let near_end = othello::notation::lab_board::parse(
+//!     "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxoooooooooooooooooooo....",
+//! )
+//! .map(|(black, white)| Position::from_discs(black, white, othello::Color::Black))
+//! .unwrap();
+//! let solution = solver.solve(near_end.board).unwrap();
+//! assert!((-64..=64).contains(&solution.score));
+//! ```
 
 pub mod bitboard;
 pub mod board;

@@ -304,7 +304,7 @@ pub struct Weights {
 /// Weights count in 1/32 disc.
 pub const SCALE: i32 = 32;
 
-/// The weights built into the program (`weights/patterns.bin`, made as the README says), read on
+/// The weights built into the program (`weights/patterns.bin`, made as weights/README.md says), read on
 /// first use only: the lab mode never pays for them.
 pub fn builtin() -> &'static Weights {
     static BUILTIN: OnceLock<Weights> = OnceLock::new();

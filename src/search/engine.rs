@@ -53,9 +53,9 @@ pub struct EngineChoice {
 /// Thousandths of a disc per unit of the hand-made evaluation (the patterns count in discs already), by stage (empty squares at the root:
 /// 50-60, 40-49, 30-39, 25-29, 0-24): least squares of the final disc difference of engine games
 /// on the root's value, fitted by `scripts/calibrate-engine.py` (400 games of engine:nodes=20000,
-/// seed 1; figures in the README). Below 25 empties the games gave no estimates apart from exact
-/// scores, so the last stage repeats the one before. The evaluation predicts results poorly
-/// (correlation 0.38-0.52): these are rough estimates until the trained evaluation of issue 11.
+/// seed 1; figures in docs/engine.md). Below 25 empties the games gave no estimates apart from exact
+/// scores, so the last stage repeats the one before. The hand-made evaluation predicts results
+/// poorly (correlation 0.38-0.52): these are rough estimates, fitted before the trained one.
 const ESTIMATE_SCALES: [i64; 5] = [126, 111, 73, 58, 58];
 
 /// The hand-made evaluation of `board` as an estimate in discs, without search (for comparisons).
@@ -541,7 +541,7 @@ const INFINITY: i32 = i32::MAX - 1;
 const NO_DEADLINE: Duration = Duration::from_secs(86_400 * 365);
 
 /// From this depth the midgame search orders moves by the trained evaluation too (from 4 or 8 it
-/// took longer; the README has the measure).
+/// took longer; docs/engine.md has the measure).
 const EVAL_ORDERING_DEPTH: u32 = 6;
 
 /// What one reply left to the opponent costs a move in the ordering, in evaluation units (2 discs).

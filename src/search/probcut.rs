@@ -1,7 +1,7 @@
 //! Multi-ProbCut for the engine's midgame search: a shallow search predicts a deep one, and where
 //! the prediction lies far enough beyond the window the deep search is skipped. How far is "far
 //! enough" comes from the spread of deep values around shallow ones, fitted on the project's own
-//! self-play positions by `othello probcut` (the README has the command and the figures). The exact
+//! self-play positions by `othello probcut` (docs/engine.md has the command and the figures). The exact
 //! solver never uses it: `solve` stays exact.
 
 /// Deep searches of at least this many plies are first tried with a shallow one (from 5 played
@@ -22,7 +22,7 @@ pub const fn shallow_depth(depth: u32) -> u32 {
 
 /// The standard deviation, in discs, of a deep search's value minus the shallow one's:
 /// `a + b * empties + c * shallow + d * deep`, fitted by `othello probcut` on round-2 self-play
-/// positions (the README has the command).
+/// positions (docs/engine.md has the command).
 pub const SIGMA_MODEL: [f64; 4] = [5.2816, -0.0658, -0.5789, 0.3094];
 
 /// The fitted standard deviation for a position with `empties` empty squares, in discs.

@@ -1,5 +1,5 @@
 //! What a trained evaluation learns from: self-play games and the values of their positions, made
-//! reproducibly and in shards (issue 11).
+//! reproducibly and in shards.
 
 pub mod samples;
 pub mod selfplay;
