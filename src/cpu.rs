@@ -2,12 +2,12 @@
 //! binary that uses POPCNT, BMI2's `pext` and AVX-512 where the CPU has them.
 //!
 //! A search is generic over a [`Cpu`] type. Each of its recursive functions keeps its body in an
-//! `#[inline(always)]` method and calls itself through [`at_level!`], which holds one small wrapper
+//! `#[inline(always)]` method and calls itself through `at_level!`, which holds one small wrapper
 //! per level compiled with that level's target features: the body, and everything it inlines (move
 //! generation, flips, popcounts), is compiled into each wrapper for its level, and a recursive call
 //! goes straight to the same wrapper. (Wrapping a closure instead is not enough: LLVM does not
 //! reliably inline a recursive closure into a function with more target features.) Entry points pick
-//! the level with [`with_cpu!`]; `OTHELLO_CPU=portable|avx2|avx512` asks for a lower one.
+//! the level with `with_cpu!`; `OTHELLO_CPU=portable|avx2|avx512` asks for a lower one.
 
 use std::sync::OnceLock;
 
@@ -18,7 +18,7 @@ use crate::square::Square;
 ///
 /// # Safety
 /// An implementation for a level must only be used on a CPU that has the level's features; the
-/// types here are only chosen by [`with_cpu!`], after [`Level::current`] has checked.
+/// types here are only chosen by `with_cpu!`, after [`Level::current`] has checked.
 pub unsafe trait Cpu: Copy + 'static {
     const LEVEL: Level;
 

@@ -4,7 +4,7 @@
 //! - the rules core: [`square`], [`bitboard`], [`board`] (side-relative, the searches' view),
 //!   [`color`], [`position`] (absolute colours, passes), [`game`], [`notation`];
 //! - evaluation and search: [`eval`], [`patterns`], [`stability`], [`search`], [`value`], [`cpu`];
-//! - players: [`strategy`], [`matches`], [`log`], [`training`];
+//! - players: [`strategy`], [`matches`](mod@matches), [`log`], [`training`];
 //! - the course's tools and the protocols: [`course`] (the lab mode, grading, moderators),
 //!   [`runner`] (other people's programs, sandboxed), [`protocol`] (NBoard, GTP);
 //! - the command line: [`cli`]; shared plumbing: [`files`], [`scratch`], [`parallel`], [`rng`].

@@ -1,5 +1,5 @@
 //! Seed 004's input.txt: a first line with the turn (0 black, 1 white), then 8 lines of 8
-//! integers (-1 empty, 0 black, 1 white) from board[0][0] to board[7][7].
+//! integers (-1 empty, 0 black, 1 white) from `board[0][0]` to `board[7][7]`.
 
 use std::fmt::Write;
 
