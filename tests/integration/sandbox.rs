@@ -2,7 +2,7 @@
 //! `--no-sandbox` runs and says in every report that nothing was isolated, and a grader stopped by
 //! SIGTERM or killed by SIGKILL takes every sandbox with it and keeps what it had finished.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

@@ -1,6 +1,6 @@
 //! `othello play` driven through stdin, its game log, and `othello replay` of it.
 
-mod common;
+use crate::common;
 
 use othello::game::Game;
 use othello::strategy::StrategySpec;

@@ -2,7 +2,7 @@
 //! games against a simple player, passes both ways, hints, a ping during a search, and lines the
 //! engine does not know.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{ChildStdin, Stdio};

@@ -2,7 +2,7 @@
 //! each judge, hangs and crashes that do not stop the run, endless output, files written in the working
 //! folder, a stable order whatever the parallelism, and the JSON, CSV and HTML reports.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

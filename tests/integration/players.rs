@@ -3,7 +3,7 @@
 //! hang, crash, run out of time only sometimes, fail to import or import slowly. Each gets the course's
 //! code, a failure ends the test or forfeits the game as asked, and no process is left behind.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

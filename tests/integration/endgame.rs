@@ -2,7 +2,7 @@
 //! passes and finished games included), its principal variations, its null-window bounds, and the
 //! FFO suite's known scores.
 
-mod common;
+use crate::common;
 
 use othello::rng::SeededRng;
 use othello::search::endgame::Solver;

@@ -1,6 +1,6 @@
 //! `othello analyze`, and the transcripts and GGF games it and `best`/`solve --moves` read.
 
-mod common;
+use crate::common;
 
 use common::othello;
 use serde_json::Value as Json;

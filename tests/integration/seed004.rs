@@ -1,7 +1,7 @@
 //! Seed 004's bestMove(K) and fullGame(K) through the binary, on positions small enough to check by
 //! hand (the reasoning is in the comments), read both from input.txt files and as lab boards.
 
-mod common;
+use crate::common;
 
 use serde_json::Value;
 

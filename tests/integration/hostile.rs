@@ -4,7 +4,7 @@
 //! passes, the hostile one gets its own verdict, and nothing of theirs is left running or changed.
 //! Then the same tricks from players (argv, quickmove, strategy) in lab4.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -1,7 +1,7 @@
 //! The bitboard rules agree with a slow mailbox implementation over 10,000 random games:
 //! legal moves of both sides, the flips of every legal move, passes, game over and counts.
 
-mod common;
+use crate::common;
 
 use common::mailbox::{Cell, Mailbox};
 use othello::rng::SeededRng;

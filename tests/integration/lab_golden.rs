@@ -2,7 +2,7 @@
 //! gives NAME.out byte for byte, the exit status in NAME.status (0 if absent) and, for errors, one
 //! stderr line matching the pattern in NAME.err.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -1,7 +1,7 @@
 //! Matches through the binary: the seeds' claims about strategies, reproducibility across thread
 //! counts, and match logs that replay.
 
-mod common;
+use crate::common;
 
 use serde_json::Value;
 

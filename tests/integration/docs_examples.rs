@@ -2,7 +2,7 @@
 //! lines starting with `$ ` are commands (run by `sh` in the repository, with this build's `othello`
 //! first on PATH, stderr after stdout), the lines after one are what it prints.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

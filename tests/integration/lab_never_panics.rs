@@ -1,7 +1,7 @@
 //! Arbitrary argument lists never make the lab mode panic: the library answers with snapshots, a bad
 //! argument or an illegal move, and the binary exits 0, 1 or 2 with the streams that status promises.
 
-mod common;
+use crate::common;
 
 use othello::course::lab::{self, LabRequest};
 use proptest::prelude::*;

@@ -1,6 +1,6 @@
 //! Regression tests for the defects of the outside audit (issue 10), each named after what it fixes.
 
-mod common;
+use crate::common;
 
 use std::os::unix::fs::FileTypeExt;
 

@@ -1,11 +1,11 @@
 //! Tools for graders through the binary: `othello diff` (pairs that must agree and pairs that must
 //! not, one of each kind of difference), `othello cases`, and the later labs' outputs.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 
-const HANDOUT: &str = include_str!("../fixtures/lab/handout-19-34-41.out");
+const HANDOUT: &str = include_str!("../../fixtures/lab/handout-19-34-41.out");
 
 fn diff(expected: &str, actual: &str, tolerant: bool) -> (i32, String) {
     let dir = tempfile::tempdir().unwrap();

@@ -1,7 +1,7 @@
 //! `othello selfplay`: the same data on any thread count, shards that add up to the whole, a stopped
 //! run that continues where it was, and settings that must match the file's.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -1,0 +1,25 @@
+//! The integration tests, one binary (one link of the crate) with a module per area; each drives the
+//! `othello` binary or the library as a user would. Shared set-ups are in `common/`.
+
+mod common;
+
+mod analyze;
+mod docs_examples;
+mod endgame;
+mod grade;
+mod graders;
+mod hostile;
+mod lab_golden;
+mod lab_never_panics;
+mod matches;
+mod perft;
+mod play_and_logs;
+mod players;
+mod protocols;
+mod reliability;
+mod rules_against_mailbox;
+mod sandbox;
+mod search_equivalence;
+mod seed004;
+mod selfplay;
+mod stability;
