@@ -123,6 +123,13 @@ impl Not for Bitboard {
     }
 }
 
+impl Square {
+    /// The square as a set of one (here, so that squares need not know bitboards).
+    pub const fn bitboard(self) -> Bitboard {
+        Bitboard(1 << self.index())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -25,7 +25,7 @@ pub unsafe trait Cpu: Copy + 'static {
     /// The bits of `value` under `mask`, packed together in mask order (BMI2's `pext`).
     fn extract(value: u64, mask: u64) -> u64;
 
-    /// The discs `player` flips by moving to `square` (see [`crate::board::flips`]).
+    /// The discs `player` flips by moving to `square` (see [`crate::movegen::flips`]).
     fn flips(player: u64, opponent: u64, square: Square) -> u64;
 }
 
@@ -178,7 +178,7 @@ unsafe impl Cpu for Portable {
 
     #[inline(always)]
     fn flips(player: u64, opponent: u64, square: Square) -> u64 {
-        crate::board::flips(player, opponent, square)
+        crate::movegen::flips(player, opponent, square)
     }
 }
 
@@ -224,7 +224,7 @@ mod x86 {
 
         #[inline(always)]
         fn flips(player: u64, opponent: u64, square: Square) -> u64 {
-            crate::board::flips(player, opponent, square)
+            crate::movegen::flips(player, opponent, square)
         }
     }
 
@@ -245,11 +245,11 @@ mod x86 {
         }
     }
 
-    /// `board::flips` with all 8 directions at once, one per 64-bit lane, by the same rules.
+    /// `movegen::flips` with all 8 directions at once, one per 64-bit lane, by the same rules.
     #[target_feature(enable = "avx512f,avx512cd")]
     #[inline]
     fn flips_avx512(player: u64, opponent: u64, square: Square) -> u64 {
-        let rays = &crate::board::RAYS[square.index()];
+        let rays = &crate::movegen::RAYS[square.index()];
         // SAFETY: each row of RAYS is 8 u64 in a row, 64 bytes, which the unaligned load reads.
         let rays = unsafe { _mm512_loadu_si512(rays.as_ptr().cast()) };
         let stop = _mm512_andnot_si512(_mm512_set1_epi64(opponent as i64), rays);

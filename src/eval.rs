@@ -8,17 +8,8 @@ use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::stability::stable_discs;
 
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub enum Eval {
-    /// h1: own discs minus the opponent's.
-    Discs,
-    /// h2: Norvig's SQUARE_WEIGHTS summed over own discs minus the opponent's.
-    Weights,
-    /// h3: 10 x mobility difference + 30 x stable-disc difference.
-    Mobility,
-    /// The notebook's CornersBot: disc difference + 25 x corner difference.
-    Corners,
-}
+// The names of the evaluations live with the values they give (a score says its evaluation).
+pub use crate::value::Eval;
 
 /// Norvig's SQUARE_WEIGHTS (chapter 18 of PAIP), row-major from a1.
 #[rustfmt::skip]

@@ -6,9 +6,9 @@ use std::time::Instant;
 use crate::bitboard::Bitboard;
 use crate::board::IllegalMove;
 use crate::color::Color;
+use crate::player::{Failed, Strategy};
 use crate::position::Position;
 use crate::square::Square;
-use crate::strategy::{Failed, Strategy};
 
 /// What a computer reported about one of its moves.
 #[derive(Clone, Copy, PartialEq, Debug)]

@@ -1,7 +1,7 @@
 //! othello: the rules of Othello on bitboards, the course's lab mode, strategies and an exact engine.
 //!
 //! The layers, from the bottom (docs/architecture.md has the map):
-//! - the rules core: [`square`], [`bitboard`], [`board`] (side-relative, the searches' view),
+//! - the rules core: [`square`], [`bitboard`], [`movegen`], [`board`] (side-relative, the searches' view),
 //!   [`color`], [`position`] (absolute colours, passes), [`game`], [`notation`];
 //! - evaluation and search: [`eval`], [`patterns`], [`stability`], [`search`], [`value`], [`cpu`];
 //! - players: [`strategy`], [`matches`](mod@matches), [`log`], [`training`];
@@ -43,10 +43,13 @@ pub mod files;
 pub mod game;
 pub mod log;
 pub mod matches;
+pub mod movegen;
 pub mod notation;
 pub mod parallel;
 pub mod patterns;
+pub mod player;
 pub mod position;
+pub mod programs;
 pub mod protocol;
 pub mod rng;
 pub mod runner;

@@ -145,7 +145,7 @@ pub fn play_game(config: &MatchConfig, index: u32) -> PlayedGame {
         |side: u64| SeededRng::for_item(config.seed ^ 0x5eed_0f9a_3e00, u64::from(index) * 2 + side).next_u64();
     let mut a = config.a.build(player_seed(0));
     let mut b = config.b.build(player_seed(1));
-    let mut players: [&mut dyn crate::strategy::Strategy; 2] = if a_color == Color::Black {
+    let mut players: [&mut dyn crate::player::Strategy; 2] = if a_color == Color::Black {
         [a.as_mut(), b.as_mut()]
     } else {
         [b.as_mut(), a.as_mut()]

@@ -3,8 +3,6 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::bitboard::Bitboard;
-
 /// One of the 64 squares: index = 8 * row + column, a1 = 0, h1 = 7, h8 = 63.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct Square(u8);
@@ -51,10 +49,6 @@ impl Square {
 
     pub const fn col(self) -> u8 {
         self.0 % 8
-    }
-
-    pub const fn bitboard(self) -> Bitboard {
-        Bitboard(1 << self.0)
     }
 
     /// All squares in index order.

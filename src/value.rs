@@ -4,7 +4,18 @@
 
 use std::fmt;
 
-use crate::eval::Eval;
+/// An evaluation a fixed-depth search can score with (`crate::eval` computes them).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Eval {
+    /// h1: own discs minus the opponent's.
+    Discs,
+    /// h2: Norvig's SQUARE_WEIGHTS summed over own discs minus the opponent's.
+    Weights,
+    /// h3: 10 x mobility difference + 30 x stable-disc difference.
+    Mobility,
+    /// The notebook's CornersBot: disc difference + 25 x corner difference.
+    Corners,
+}
 
 /// A value for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

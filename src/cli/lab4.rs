@@ -31,7 +31,7 @@ pub struct Lab4Args {
     class: Option<PathBuf>,
     /// The form of the class's programs: argv, quickmove or strategy
     #[arg(long, value_name = "FORM", requires = "class", default_value = "quickmove")]
-    form: crate::course::players::ProgramForm,
+    form: crate::programs::ProgramForm,
     /// How to start an argv student, {} standing for its file or folder
     #[arg(long, value_name = "TEMPLATE", requires = "class", default_value = "python3 {}")]
     run: String,
@@ -226,7 +226,7 @@ fn run_class(args: &Lab4Args, class: &std::path::Path) -> Result<()> {
     let mut html = args.html.as_deref().map(super::output::Output::open).transpose()?;
     let opponent = args.clock.prepare(&args.opponent, 2)?;
     let mut tests = Vec::new();
-    let mut rules = crate::course::rules::Rules::for_form(args.form);
+    let mut rules = crate::programs::rules::Rules::for_form(args.form);
     for path in &members {
         let name = super::member_name(path);
         let player = super::member_player(path, args.form, &args.run);

@@ -388,13 +388,13 @@ pub struct TimeFor {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Who {
     All,
-    Form(crate::course::players::ProgramForm),
+    Form(crate::programs::ProgramForm),
     Nth(usize),
 }
 
 impl TimeFor {
     /// How closely it names a player (the closest setting wins), or None if it does not.
-    fn fits(&self, form: crate::course::players::ProgramForm, nth: usize) -> Option<u8> {
+    fn fits(&self, form: crate::programs::ProgramForm, nth: usize) -> Option<u8> {
         match self.who {
             Who::All => Some(0),
             Who::Form(f) if f == form => Some(1),
@@ -406,7 +406,7 @@ impl TimeFor {
 
 /// `SECONDS`, `FORM=SECONDS` or `N=SECONDS`.
 fn time_for(text: &str) -> std::result::Result<TimeFor, String> {
-    use crate::course::players::ProgramForm;
+    use crate::programs::ProgramForm;
     let Some((who, time)) = text.split_once('=') else {
         return Ok(TimeFor {
             who: Who::All,
@@ -433,7 +433,7 @@ fn time_for(text: &str) -> std::result::Result<TimeFor, String> {
 }
 
 /// The setting among `settings` that names this player most closely.
-fn closest(settings: &[TimeFor], form: crate::course::players::ProgramForm, nth: usize) -> Option<std::time::Duration> {
+fn closest(settings: &[TimeFor], form: crate::programs::ProgramForm, nth: usize) -> Option<std::time::Duration> {
     settings
         .iter()
         .filter_map(|s| s.fits(form, nth).map(|closeness| (closeness, s.time)))
@@ -480,7 +480,7 @@ pub struct ClockArgs {
     /// import). Default: for each program, the most recent rules of its form (argv lab4-2021,
     /// quickmove lab4-2024, strategy server)
     #[arg(long, value_name = "RULES")]
-    rules: Option<crate::course::rules::Rules>,
+    rules: Option<crate::programs::rules::Rules>,
     /// Carry a program's unused time over to its next move, in whole seconds, as the server's runoff
     #[arg(long)]
     runoff: bool,
@@ -495,7 +495,7 @@ impl ClockArgs {
     /// The strategy with these times, checked that it can play at all (a program in the sandbox);
     /// `nth` is its place among the players named on the command line, from 1.
     pub fn prepare(&self, spec: &crate::strategy::StrategySpec, nth: usize) -> Result<crate::strategy::StrategySpec> {
-        use crate::course::players::ProgramForm;
+        use crate::programs::ProgramForm;
         if matches!(spec, crate::strategy::StrategySpec::Program(_)) {
             self.sandbox.apply()?;
         }
@@ -504,7 +504,7 @@ impl ClockArgs {
                 .game_time
                 .iter()
                 .any(|s| s.fits(program.form, nth).is_some_and(|closeness| closeness > 0));
-            if named && program.form != crate::course::players::ProgramForm::QuickMove {
+            if named && program.form != crate::programs::ProgramForm::QuickMove {
                 bail!(
                     "bad argument --game-time: player {nth} ({spec}) is not a quickmove program, and only those have a game clock"
                 );
@@ -553,8 +553,8 @@ impl ClockArgs {
 
     /// The rules asked for, or the most recent rules of this player's form (lab4-2024 for a
     /// built-in strategy: the most recent course).
-    pub fn rules_for(&self, spec: &crate::strategy::StrategySpec) -> crate::course::rules::Rules {
-        use crate::course::rules::Rules;
+    pub fn rules_for(&self, spec: &crate::strategy::StrategySpec) -> crate::programs::rules::Rules {
+        use crate::programs::rules::Rules;
         self.rules.unwrap_or(match spec {
             crate::strategy::StrategySpec::Program(program) => program.rules,
             _ => Rules::Lab4_2024,
@@ -596,10 +596,10 @@ pub(crate) fn member_name(path: &std::path::Path) -> String {
 /// template with `{}` standing for the member's path (`python3 {}`).
 pub(crate) fn member_player(
     path: &std::path::Path,
-    form: crate::course::players::ProgramForm,
+    form: crate::programs::ProgramForm,
     template: &str,
 ) -> std::result::Result<crate::strategy::StrategySpec, String> {
-    use crate::course::players::ProgramForm;
+    use crate::programs::ProgramForm;
     let absolute = std::path::absolute(path).map_err(|e| e.to_string())?;
     let text = match form {
         ProgramForm::Argv => {

@@ -17,9 +17,10 @@ use super::{display, write_stdout};
 use crate::game::{Forfeit, Game, MoveStats, Status, Turn};
 use crate::log::GameLog;
 use crate::notation::transcript;
+use crate::player::Strategy;
 use crate::search::analysis::{Analyst, MoveValue, Settings};
 use crate::square::Square;
-use crate::strategy::{Strategy, StrategySpec};
+use crate::strategy::StrategySpec;
 
 /// Who plays a side.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -26,7 +26,7 @@ pub struct TournamentArgs {
     class: Option<PathBuf>,
     /// The form of the class's programs: argv, quickmove or strategy
     #[arg(long, value_name = "FORM", requires = "class", default_value = "strategy")]
-    form: crate::course::players::ProgramForm,
+    form: crate::programs::ProgramForm,
     /// How to start an argv student, {} standing for its file or folder
     #[arg(long, value_name = "TEMPLATE", requires = "class", default_value = "python3 {}")]
     run: String,

@@ -8,9 +8,9 @@ use serde_json::{Value, json};
 
 use super::moderator::{GameLine, Lab4Tally};
 use super::report::{board_html, csv_field, escape};
-use super::rules::Rules;
 use super::tournament::Standing;
 use crate::notation::{condensed, lab_board};
+use crate::programs::rules::Rules;
 
 /// One student of a class and how its Lab 4 test went (or why it could not play at all).
 #[derive(Clone, Debug)]

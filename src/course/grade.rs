@@ -120,6 +120,14 @@ fn load_case(args_path: &Path) -> Result<Case, CaseError> {
     })
 }
 
+/// The arguments of a case as one line, each quoted when it would not read back as one word.
+pub fn args_line(args: &[String]) -> String {
+    if args.is_empty() {
+        return "(none)".to_string();
+    }
+    shell_words::join(args)
+}
+
 /// One argument per line; an empty file is no arguments and an empty line an empty argument.
 pub fn read_args(text: &str) -> Vec<String> {
     if text.is_empty() {
@@ -278,7 +286,7 @@ pub fn judge_run(case: &Case, run: &Run, judge: Judge, settings: &Settings) -> J
             None => vec![Difference {
                 place: "the case".to_string(),
                 expected: "a position whose side to move has a move".to_string(),
-                actual: super::report::args_line(&case.args),
+                actual: args_line(&case.args),
                 boards: None,
             }],
         }

@@ -10,8 +10,8 @@ use regex::Regex;
 use super::judge::Difference;
 use super::lab::LabRequest;
 use super::lab::negamax;
-use super::transcript::{integers, last_move_number};
 use crate::board::Board;
+use crate::notation::numbers::{integers, last_move_number};
 use crate::position::Position;
 use crate::square::Square;
 

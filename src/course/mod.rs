@@ -1,5 +1,6 @@
 //! Everything the course's labs need: the lab mode, reading transcripts back and judging them, test
-//! cases, and grading students' programs over those cases.
+//! cases, grading students' programs over those cases, and the moderators and tournaments that run
+//! them as players (the players themselves are `crate::programs`).
 
 pub mod cases;
 pub mod class_report;
@@ -8,8 +9,6 @@ pub mod judge;
 pub mod lab;
 pub mod lab5;
 pub mod moderator;
-pub mod players;
 pub mod report;
-pub mod rules;
 pub mod tournament;
 pub mod transcript;

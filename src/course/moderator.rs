@@ -20,7 +20,7 @@ pub struct Lab4Config {
     /// The course's rule: a failure ends the test. Otherwise it forfeits that game (0 tokens to 64).
     pub stop_on_failure: bool,
     /// The rules the test is played by (for reports: the players carry their own clocks).
-    pub rules: super::rules::Rules,
+    pub rules: crate::programs::rules::Rules,
     /// How many games are shown, worst first.
     pub worst: usize,
     pub threads: usize,

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use serde_json::{Value, json};
 
-use super::grade::{Case, Judgement, Outcome, Program, Summary, Verdict};
+use super::grade::{Case, Judgement, Outcome, Program, Summary, Verdict, args_line};
 use super::judge::Judge;
 use crate::runner::{Ending, Limits};
 
@@ -15,14 +15,6 @@ fn times(seconds: f64, cpu: Option<f64>) -> String {
         Some(cpu) => format!("{cpu:.2} s CPU, {seconds:.2} s wall"),
         None => format!("{seconds:.2} s"),
     }
-}
-
-/// The arguments of a case as one line, each quoted when it would not read back as one word.
-pub fn args_line(args: &[String]) -> String {
-    if args.is_empty() {
-        return "(none)".to_string();
-    }
-    shell_words::join(args)
 }
 
 fn verdict_label(verdict: Verdict) -> &'static str {

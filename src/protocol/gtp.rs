@@ -277,7 +277,7 @@ impl Session {
 
 /// The board with its coordinates, the side to move's moves marked `*`.
 fn board_text(position: Position) -> String {
-    crate::cli::display::board(position, position.moves(), None, false)
+    crate::notation::board_text::board(position, position.moves(), None, false)
 }
 
 #[cfg(test)]

@@ -8,10 +8,11 @@ use std::ops::RangeInclusive;
 
 use crate::board::Board;
 use crate::color::Color;
+use crate::player::Failed;
 use crate::position::Position;
 use crate::rng::SeededRng;
 use crate::search::endgame::Solver;
-use crate::strategy::{Failed, StrategySpec};
+use crate::strategy::StrategySpec;
 
 /// How the games are made; the same settings and seed give the same games on any machine.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -11,6 +11,7 @@ mod graders;
 mod hostile;
 mod lab_golden;
 mod lab_never_panics;
+mod layers;
 mod matches;
 mod perft;
 mod play_and_logs;

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use super::players::{Clock, ProgramForm};
+use super::{Clock, ProgramForm};
 
 /// A set of the course's rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

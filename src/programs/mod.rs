@@ -6,12 +6,14 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::rules::Rules;
+pub mod rules;
+
 use crate::notation::lab_board;
+use crate::player::{Decision, Failed, Failure, Strategy};
 use crate::position::Position;
 use crate::runner::{self, Ending, Job, Limits, Session, Silence, Timing, Word};
 use crate::square::Square;
-use crate::strategy::{Decision, Failed, Failure, Strategy};
+use rules::Rules;
 
 /// The helper that imports a Python file and answers for it (see the file itself).
 const HELPER: &str = include_str!("player_helper.py");
@@ -445,7 +447,7 @@ impl ProgramPlayer {
 /// The move in a program's output: the last integer once decimals are deleted (one too large for
 /// i64 reads as i64::MAX, an illegal move either way).
 fn last_integer(text: &str) -> Option<i64> {
-    super::transcript::last_move_number(text)
+    crate::notation::numbers::last_move_number(text)
 }
 
 impl Strategy for ProgramPlayer {

@@ -1,0 +1,45 @@
+//! A board drawn for people: a-h / 1-8 labels, legal moves marked `*`, the last move in upper case,
+//! the disc counts, and ANSI colour when asked for (the command line asks only for a terminal).
+
+use std::fmt::Write as _;
+
+use crate::bitboard::Bitboard;
+use crate::position::Position;
+use crate::square::Square;
+
+const RESET: &str = "\x1b[0m";
+const BLACK_STYLE: &str = "\x1b[1;31m";
+const WHITE_STYLE: &str = "\x1b[1;36m";
+const MOVE_STYLE: &str = "\x1b[2;32m";
+const LAST_STYLE: &str = "\x1b[7m";
+
+/// The board with labels; `moves` are shown as `*`, `last` in upper case.
+pub fn board(position: Position, moves: Bitboard, last: Option<Square>, colour: bool) -> String {
+    let mut out = String::from("   a b c d e f g h\n");
+    for row in 0..8 {
+        let _ = write!(out, "{} ", row + 1);
+        for col in 0..8 {
+            let square = Square::from_row_col(row, col);
+            let (mut glyph, style) = match position.at(square) {
+                Some(crate::color::Color::Black) => ('x', BLACK_STYLE),
+                Some(_) => ('o', WHITE_STYLE),
+                None if moves.contains(square) => ('*', MOVE_STYLE),
+                None => ('.', ""),
+            };
+            let is_last = Some(square) == last;
+            if is_last {
+                glyph = glyph.to_ascii_uppercase();
+            }
+            out.push(' ');
+            if colour && (!style.is_empty() || is_last) {
+                let _ = write!(out, "{style}{}{glyph}{RESET}", if is_last { LAST_STYLE } else { "" });
+            } else {
+                out.push(glyph);
+            }
+        }
+        out.push('\n');
+    }
+    let (black, white) = position.counts();
+    let _ = writeln!(out, "   x (black) {black}, o (white) {white}");
+    out
+}

@@ -1,0 +1,97 @@
+//! What a player is, whatever plays: the `Strategy` trait, the move it decides with what it cost, and
+//! why a player gave no usable move (with the course's codes). Games and matches know players only
+//! through this.
+
+use crate::position::Position;
+use crate::square::Square;
+use crate::value::Value;
+
+/// What a strategy decided, with what it cost.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Decision {
+    pub square: Square,
+    /// What the strategy says the position is worth after its move, for the side that moves, when
+    /// it computes that.
+    pub value: Option<Value>,
+    /// Positions it examined.
+    pub nodes: u64,
+    /// The time the move took by the player's own clock (a program's CPU time in a sandbox), when
+    /// that is not the wall time around it.
+    pub time: Option<std::time::Duration>,
+}
+
+/// Why a player gave no usable move, with the course's Lab 4 codes.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Failure {
+    #[error("time-out")]
+    TimedOut,
+    #[error("illegal move {0}")]
+    Illegal(i64),
+    /// An answer that is not an integer (a quickMove that returns the string '19').
+    #[error("illegal move {0} (not an integer)")]
+    NotAMove(String),
+    #[error("no move given")]
+    NoMove,
+    #[error("program error: {0}")]
+    Crashed(String),
+}
+
+impl Failure {
+    /// The Lab 4 handout's codes: -2 time-out, -3 illegal move, -4 no move, -5 program error (a pass
+    /// is -1).
+    pub fn code(&self) -> i32 {
+        match self {
+            Failure::TimedOut => -2,
+            Failure::Illegal(_) | Failure::NotAMove(_) => -3,
+            Failure::NoMove => -4,
+            Failure::Crashed(_) => -5,
+        }
+    }
+
+    /// The tournament server's codes for the same failure: -1 no move submitted, -2 not an integer
+    /// or out of range (READ_INVALID), -3 an illegal move (INVALID_MOVE), -4 time-out, -5 an error.
+    pub fn server_code(&self) -> i32 {
+        match self {
+            Failure::NoMove => -1,
+            Failure::NotAMove(_) => -2,
+            Failure::Illegal(number) if !(0..64).contains(number) => -2,
+            Failure::Illegal(_) => -3,
+            Failure::TimedOut => -4,
+            Failure::Crashed(_) => -5,
+        }
+    }
+}
+
+/// A player's failure and the last lines it wrote to stderr.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{failure}")]
+pub struct Failed {
+    pub failure: Failure,
+    pub stderr_tail: Vec<String>,
+}
+
+impl Failed {
+    /// `time-out (code -2)`, with the last line the program wrote to stderr.
+    pub fn describe(&self) -> String {
+        let mut text = format!("{} (code {})", self.failure, self.failure.code());
+        if let Some(last) = self.stderr_tail.last() {
+            text.push_str(&format!("; its stderr ends with {last:?}"));
+        }
+        text
+    }
+}
+
+impl From<Failure> for Failed {
+    fn from(failure: Failure) -> Failed {
+        Failed {
+            failure,
+            stderr_tail: Vec::new(),
+        }
+    }
+}
+
+/// Chooses a move in positions where the side to move has at least one legal move. Built-in
+/// strategies always do; a program may fail.
+pub trait Strategy: Send {
+    fn choose(&mut self, position: Position) -> Result<Decision, Failed>;
+}
