@@ -127,28 +127,17 @@ enum Command {
     Train(train::TrainArgs),
 }
 
-/// Words that select a subcommand rather than the lab mode (none of them is a lab argument).
-const SUBCOMMANDS: &[&str] = &[
-    "analyze",
-    "best",
-    "cases",
-    "diff",
-    "fullgame",
-    "grade",
-    "gtp",
-    "lab4",
-    "match",
-    "nboard",
-    "perft",
-    "play",
-    "probcut",
-    "replay",
-    "selfplay",
-    "solve",
-    "tournament",
-    "train",
-    "help",
-];
+/// Whether a word names a subcommand, by clap's own list (and `help`). A lab argument never does
+/// (a token or a square has at most 2 characters, a board 64), and for those the command tree is
+/// not even built: the lab mode starts as fast as it can.
+fn is_subcommand(word: &str) -> bool {
+    word.len() > 2
+        && word.len() != 64
+        && (word == "help"
+            || Cli::command()
+                .get_subcommands()
+                .any(|command| command.get_name() == word))
+}
 
 /// The longest error line printed; longer ones keep their start and end.
 const MAX_ERROR_LINE: usize = 600;
@@ -181,7 +170,7 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
                 .map_err(|raw| anyhow!("bad argument {raw:?}: not valid UTF-8"))
         })
         .collect::<Result<_>>()?;
-    let subcommand = args.first().is_some_and(|first| SUBCOMMANDS.contains(&first.as_str()));
+    let subcommand = args.first().is_some_and(|first| is_subcommand(first));
     let asks = |flags: &[&str]| args.iter().any(|arg| flags.contains(&arg.as_str()));
     let args = match (subcommand, asks(&["--version", "-V"]), asks(&["--help", "-h"])) {
         // Lab-mode words with --version or --help: the program's version or help, whatever else is there.
