@@ -1,6 +1,6 @@
 //! Every `console` example in the README and in docs/ is run, and its output must be the one shown:
 //! lines starting with `$ ` are commands (run by `sh` in the repository, with this build's `othello`
-//! first on PATH, stderr after stdout), the lines after one are what it prints.
+//! first on PATH, stderr into stdout), the lines after one are what it prints.
 
 use crate::common;
 
@@ -58,7 +58,7 @@ fn every_console_example_in_the_readme_and_docs_prints_what_it_shows() {
         let text = std::fs::read_to_string(&document).unwrap();
         for (command, expected, line) in examples(&text) {
             let output = common::dies_with_test(std::process::Command::new("sh"))
-                .args(["-c", &format!("{command} 2>&1")])
+                .args(["-c", &format!("exec 2>&1\n{command}")])
                 .current_dir(root)
                 .env("PATH", &path)
                 .env("NO_COLOR", "1")
