@@ -262,23 +262,7 @@ pub fn run(args: PlayArgs) -> Result<()> {
                         }
                     }
                     "redo" => {
-                        // A human move that was taken back, and the replies to it.
-                        let mut replayed = Vec::new();
-                        while let Some(&turn) = redo.last() {
-                            let human =
-                                matches!(turn, Turn::Move { side, .. } if players[side.index()] == Player::Human);
-                            if human && !replayed.is_empty() {
-                                break;
-                            }
-                            redo.pop();
-                            match turn {
-                                Turn::Move { square, stats, .. } => {
-                                    game.play(square, stats).expect("a taken-back move is legal again");
-                                }
-                                Turn::Pass { .. } => game.pass().expect("a taken-back pass is forced again"),
-                            }
-                            replayed.push(turn);
-                        }
+                        let replayed = redo_human_turn(&mut game, &mut redo, &players);
                         if replayed.is_empty() {
                             out += "There is nothing to redo.\n";
                         } else {
@@ -400,6 +384,26 @@ fn game_log(game: &Game, args: &PlayArgs, started: SystemTime, forfeit: Option<&
         log.record_forfeit(forfeit);
     }
     Ok(serde_json::to_string_pretty(&log)? + "\n")
+}
+
+/// Plays again the human move taken back last, and the replies to it; returns them in order.
+fn redo_human_turn(game: &mut Game, redo: &mut Vec<Turn>, players: &[Player; 2]) -> Vec<Turn> {
+    let mut replayed = Vec::new();
+    while let Some(&turn) = redo.last() {
+        let human = matches!(turn, Turn::Move { side, .. } if players[side.index()] == Player::Human);
+        if human && !replayed.is_empty() {
+            break;
+        }
+        redo.pop();
+        match turn {
+            Turn::Move { square, stats, .. } => {
+                game.play(square, stats).expect("a taken-back move is legal again");
+            }
+            Turn::Pass { .. } => game.pass().expect("a taken-back pass is forced again"),
+        }
+        replayed.push(turn);
+    }
+    replayed
 }
 
 /// Takes back turns until a human is to move again, having taken back at least one human move;
