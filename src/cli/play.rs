@@ -182,43 +182,19 @@ pub fn run(args: PlayArgs) -> Result<()> {
             Status::ToMove(side) => {
                 if let Some(strategy) = strategies[side.index()].as_mut() {
                     console.show(&std::mem::take(&mut out))?;
-                    let clock = Instant::now();
-                    let thinking = format!("{} ({side}) is thinking...\n", side.lab_char());
-                    let chosen = with_notice(&mut console, &thinking, || strategy.choose(game.position()))?;
-                    let decision = match chosen {
-                        Ok(decision) => decision,
-                        Err(failed) => {
-                            out += &format!(
-                                "{} ({side}) gave no move: {}. The game ends: {side} forfeits it.\n",
-                                side.lab_char(),
-                                failed.describe()
-                            );
-                            forfeit = Some(Forfeit { side, failed });
+                    match computer_turn(&mut console, strategy.as_mut(), &mut game, side)? {
+                        Ok(line) => {
+                            out += &line;
+                            redo.clear();
+                            shown = false;
+                            continue;
+                        }
+                        Err((text, lost)) => {
+                            out += &text;
+                            forfeit = Some(lost);
                             break false;
                         }
-                    };
-                    let seconds = clock.elapsed().as_secs_f64();
-                    game.play(
-                        decision.square,
-                        Some(MoveStats {
-                            value: decision.value,
-                            nodes: decision.nodes,
-                            seconds,
-                        }),
-                    )
-                    .expect("strategies return legal moves");
-                    let value = decision.value.map_or(String::new(), |v| format!("{v}, "));
-                    out += &format!(
-                        "{} ({side}) plays {} ({}): {value}{} nodes, {:.1} ms\n",
-                        side.lab_char(),
-                        decision.square,
-                        decision.square.index(),
-                        decision.nodes,
-                        seconds * 1e3
-                    );
-                    redo.clear();
-                    shown = false;
-                    continue;
+                    }
                 }
                 out += &format!("{} ({side}) to move> ", side.lab_char());
                 console.show(&std::mem::take(&mut out))?;
@@ -311,6 +287,49 @@ pub fn run(args: PlayArgs) -> Result<()> {
         transcript.finish("")?;
     }
     Ok(())
+}
+
+/// The computer's turn: it chooses (with a notice when that takes a while) and its move is played.
+/// Returns the line saying so, or the text and forfeit of a program that gave no move.
+fn computer_turn(
+    console: &mut Console,
+    strategy: &mut dyn Strategy,
+    game: &mut Game,
+    side: crate::color::Color,
+) -> Result<Result<String, (String, Forfeit)>> {
+    let clock = Instant::now();
+    let thinking = format!("{} ({side}) is thinking...\n", side.lab_char());
+    let position = game.position();
+    let decision = match with_notice(console, &thinking, || strategy.choose(position))? {
+        Ok(decision) => decision,
+        Err(failed) => {
+            let text = format!(
+                "{} ({side}) gave no move: {}. The game ends: {side} forfeits it.\n",
+                side.lab_char(),
+                failed.describe()
+            );
+            return Ok(Err((text, Forfeit { side, failed })));
+        }
+    };
+    let seconds = clock.elapsed().as_secs_f64();
+    game.play(
+        decision.square,
+        Some(MoveStats {
+            value: decision.value,
+            nodes: decision.nodes,
+            seconds,
+        }),
+    )
+    .expect("strategies return legal moves");
+    let value = decision.value.map_or(String::new(), |v| format!("{v}, "));
+    Ok(Ok(format!(
+        "{} ({side}) plays {} ({}): {value}{} nodes, {:.1} ms\n",
+        side.lab_char(),
+        decision.square,
+        decision.square.index(),
+        decision.nodes,
+        seconds * 1e3
+    )))
 }
 
 /// Runs `work` (on a thread of its own), and if it takes longer than `THINKING_NOTICE`, shows
