@@ -75,6 +75,24 @@ pub struct Lab4Args {
 /// The score is shown on stderr after this many games.
 const PROGRESS_EVERY: u32 = 25;
 
+impl Lab4Args {
+    /// The test of `player` against `opponent` (both prepared), by the player's rules unless the
+    /// options say otherwise.
+    fn config(&self, player: StrategySpec, opponent: StrategySpec) -> Lab4Config {
+        let rules = self.clock.rules_for(&player);
+        Lab4Config {
+            opponent,
+            player,
+            rules,
+            games: self.games.unwrap_or(rules.games()),
+            seed: self.seed,
+            stop_on_failure: !self.forfeit,
+            worst: self.worst.unwrap_or(rules.worst()) as usize,
+            threads: self.threads as usize,
+        }
+    }
+}
+
 pub fn run(args: Lab4Args) -> Result<()> {
     let mut files = super::output::Files::new()
         .inputs("the player's file", args.player.iter().flat_map(StrategySpec::files))
@@ -93,17 +111,7 @@ pub fn run(args: Lab4Args) -> Result<()> {
     let player = args
         .clock
         .prepare(args.player.as_ref().expect("clap requires a player or --class"), 1)?;
-    let rules = args.clock.rules_for(&player);
-    let config = Lab4Config {
-        opponent: args.clock.prepare(&args.opponent, 2)?,
-        player,
-        rules,
-        games: args.games.unwrap_or(rules.games()),
-        seed: args.seed,
-        stop_on_failure: !args.forfeit,
-        worst: args.worst.unwrap_or(rules.worst()) as usize,
-        threads: args.threads as usize,
-    };
+    let config = args.config(player, args.clock.prepare(&args.opponent, 2)?);
     let mut log = MatchLog::open(args.log.as_deref())?;
     let (player, opponent) = (config.player.to_string(), config.opponent.to_string());
     let tally = moderator::run(&config, |played, tally| {
@@ -232,17 +240,8 @@ fn run_class(args: &Lab4Args, class: &std::path::Path) -> Result<()> {
         let player = super::member_player(path, args.form, &args.run);
         let result = player.and_then(|spec| {
             let player = args.clock.prepare(&spec, 1).map_err(|e| e.to_string())?;
-            rules = args.clock.rules_for(&player);
-            let config = Lab4Config {
-                opponent: opponent.clone(),
-                player,
-                rules,
-                games: args.games.unwrap_or(rules.games()),
-                seed: args.seed,
-                stop_on_failure: !args.forfeit,
-                worst: args.worst.unwrap_or(rules.worst()) as usize,
-                threads: args.threads as usize,
-            };
+            let config = args.config(player, opponent.clone());
+            rules = config.rules;
             Ok(moderator::run(&config, |_, _| {}))
         });
         let test = StudentTest {
