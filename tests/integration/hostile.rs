@@ -88,18 +88,6 @@ fn graded(class: &Class, hostile: &str, extra: &[&str]) -> (Vec<String>, Vec<Val
     (verdicts[hostile].clone(), objects, stdout)
 }
 
-/// The processes whose command line holds `marker`.
-fn processes_with(marker: &str) -> Vec<String> {
-    std::fs::read_dir("/proc")
-        .unwrap()
-        .filter_map(Result::ok)
-        .filter(|entry| entry.file_name().to_string_lossy().chars().all(|c| c.is_ascii_digit()))
-        .filter_map(|entry| std::fs::read(entry.path().join("cmdline")).ok())
-        .map(|cmdline| String::from_utf8_lossy(&cmdline).replace('\0', " "))
-        .filter(|cmdline| cmdline.contains(marker))
-        .collect()
-}
-
 /// Every file under a folder with its contents, to see that nothing changed.
 fn snapshot(folder: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
     let mut files = BTreeMap::new();
@@ -229,7 +217,7 @@ print('nothing to see')
     assert_eq!(verdicts, ["fail"; 4]);
     let gradebook = std::fs::read(class.path("grades.csv")).unwrap();
     std::thread::sleep(Duration::from_millis(2500));
-    assert_eq!(processes_with(&tag), Vec::<String>::new(), "no daemon left");
+    assert_eq!(common::processes_with(&tag), Vec::<String>::new(), "no daemon left");
     assert_eq!(std::fs::read(class.path("grades.csv")).unwrap(), gradebook);
     assert!(
         !std::fs::read_to_string(class.path("grades.jsonl"))
@@ -248,7 +236,7 @@ fn a_child_in_a_process_group_of_its_own_is_gone_with_the_run() {
     let (verdicts, _, _) = graded(&class, "escapes", &[]);
     assert_eq!(verdicts, ["fail"; 4]);
     std::thread::sleep(Duration::from_millis(200));
-    assert_eq!(processes_with(&tag), Vec::<String>::new());
+    assert_eq!(common::processes_with(&tag), Vec::<String>::new());
 }
 
 #[test]
@@ -262,7 +250,7 @@ fn a_program_that_ignores_sigterm_is_stopped_at_its_cpu_time() {
     assert_eq!(verdicts, ["timeout"; 4]);
     let ending = objects.iter().find(|o| o["program"] == "stubborn").unwrap()["ending"].clone();
     assert_eq!(ending, "stopped at the CPU time limit of 0.5 s");
-    assert_eq!(processes_with(&tag), Vec::<String>::new());
+    assert_eq!(common::processes_with(&tag), Vec::<String>::new());
 }
 
 #[test]
@@ -272,7 +260,7 @@ fn a_fork_bomb_is_bounded_and_cleared() {
     let (verdicts, _, _) = graded(&class, "bomb", &["--processes", "32"]);
     assert!(verdicts.iter().all(|v| v == "timeout"), "{verdicts:?}");
     std::thread::sleep(Duration::from_millis(200));
-    assert_eq!(processes_with("bomb.py"), Vec::<String>::new());
+    assert_eq!(common::processes_with("bomb.py"), Vec::<String>::new());
 }
 
 #[test]
@@ -473,7 +461,7 @@ fn players_that_start_daemons_or_kill_their_parent_play_on_and_leave_nothing() {
         let forfeits = if form == "strategy" { 4 } else { 0 };
         assert_eq!(report["forfeits"], forfeits, "{form}: {report}");
         std::thread::sleep(Duration::from_millis(200));
-        assert_eq!(processes_with(&tag), Vec::<String>::new(), "{form}");
+        assert_eq!(common::processes_with(&tag), Vec::<String>::new(), "{form}");
     }
     // A match of two of them goes on too.
     let tag = marker(8);
@@ -489,5 +477,5 @@ fn players_that_start_daemons_or_kill_their_parent_play_on_and_leave_nothing() {
         .assert()
         .success();
     std::thread::sleep(Duration::from_millis(200));
-    assert_eq!(processes_with(&tag), Vec::<String>::new(), "match");
+    assert_eq!(common::processes_with(&tag), Vec::<String>::new(), "match");
 }

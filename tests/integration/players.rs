@@ -47,17 +47,6 @@ fn lab4(player: &str, args: &[&str]) -> (i32, Value) {
     (output.status.code().unwrap(), report)
 }
 
-/// The processes whose command line holds `marker`.
-fn processes_with(marker: &str) -> usize {
-    std::fs::read_dir("/proc")
-        .unwrap()
-        .filter_map(Result::ok)
-        .filter(|entry| entry.file_name().to_string_lossy().chars().all(|c| c.is_ascii_digit()))
-        .filter_map(|entry| std::fs::read(entry.path().join("cmdline")).ok())
-        .filter(|cmdline| String::from_utf8_lossy(cmdline).contains(marker))
-        .count()
-}
-
 #[test]
 fn argv_players_get_the_course_codes() {
     let dir = tempfile::tempdir().unwrap();
@@ -110,7 +99,7 @@ fn argv_players_get_the_course_codes() {
         }
     }
     assert_eq!(
-        processes_with("31.4159"),
+        common::processes_with("31.4159").len(),
         0,
         "the hanging player's group was killed whole"
     );

@@ -124,16 +124,6 @@ fn every_report_says_when_the_runs_were_not_isolated() {
     }
 }
 
-/// The processes whose command line holds `marker`.
-fn processes_with(marker: &str) -> usize {
-    std::fs::read_dir("/proc")
-        .unwrap()
-        .filter_map(Result::ok)
-        .filter_map(|entry| std::fs::read(entry.path().join("cmdline")).ok())
-        .filter(|cmdline| String::from_utf8_lossy(cmdline).contains(marker))
-        .count()
-}
-
 /// Grades the honest student and one that hangs (asleep, its own sleep beside it), waits for the
 /// honest student's summary, then sends `signal` to the grader.
 fn stop_grading(signal: i32, tag: &str) -> (PathBuf, tempfile::TempDir) {
@@ -159,7 +149,7 @@ fn stop_grading(signal: i32, tag: &str) -> (PathBuf, tempfile::TempDir) {
         assert!(Instant::now() < deadline, "the honest student was graded");
         std::thread::sleep(Duration::from_millis(50));
     }
-    while processes_with(tag) == 0 {
+    while common::processes_with(tag).is_empty() {
         assert!(Instant::now() < deadline, "the hanging student started");
         std::thread::sleep(Duration::from_millis(50));
     }
@@ -175,7 +165,11 @@ fn sigterm_during_grading_ends_every_sandbox_and_keeps_what_was_finished() {
     let tag = format!("1{}.4142", std::process::id() % 10_000);
     let (json, _dir) = stop_grading(libc::SIGTERM, &tag);
     std::thread::sleep(Duration::from_millis(300));
-    assert_eq!(processes_with(&tag), 0, "nothing of the run is left");
+    assert_eq!(
+        common::processes_with(&tag),
+        Vec::<String>::new(),
+        "nothing of the run is left"
+    );
     let text = std::fs::read_to_string(&json).unwrap();
     let lines: Vec<serde_json::Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(lines.len(), 4, "the honest student's three cases and summary: {text}");
@@ -186,7 +180,7 @@ fn a_sigkilled_grader_takes_its_sandboxes_with_it() {
     let tag = format!("2{}.7182", std::process::id() % 10_000);
     let _ = stop_grading(libc::SIGKILL, &tag);
     let deadline = Instant::now() + Duration::from_secs(5);
-    while processes_with(&tag) > 0 {
+    while !common::processes_with(&tag).is_empty() {
         assert!(Instant::now() < deadline, "the sandboxes died with the grader");
         std::thread::sleep(Duration::from_millis(20));
     }
@@ -227,7 +221,7 @@ fn sigterm_during_lab4_match_or_tournament_leaves_no_player_running() {
                 .unwrap(),
         );
         let deadline = Instant::now() + Duration::from_secs(60);
-        while processes_with(&tag) == 0 {
+        while common::processes_with(&tag).is_empty() {
             assert!(Instant::now() < deadline, "{command}: the player started");
             std::thread::sleep(Duration::from_millis(20));
         }
@@ -236,7 +230,7 @@ fn sigterm_during_lab4_match_or_tournament_leaves_no_player_running() {
         unsafe { libc::kill(running.id() as i32, libc::SIGTERM) };
         assert!(!running.wait().unwrap().success(), "{command}");
         let deadline = Instant::now() + Duration::from_secs(5);
-        while processes_with(&tag) > 0 {
+        while !common::processes_with(&tag).is_empty() {
             assert!(Instant::now() < deadline, "{command}: the player's processes ended");
             std::thread::sleep(Duration::from_millis(20));
         }

@@ -103,3 +103,16 @@ pub fn logged_match(dir: &std::path::Path) -> (std::path::PathBuf, serde_json::V
     let first = serde_json::from_str(text.lines().next().unwrap()).unwrap();
     (log, first)
 }
+
+/// The command lines (NULs as spaces) of the processes whose command line holds `marker`: what a
+/// test left running, or a student's program left behind.
+pub fn processes_with(marker: &str) -> Vec<String> {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter(|entry| entry.file_name().to_string_lossy().chars().all(|c| c.is_ascii_digit()))
+        .filter_map(|entry| std::fs::read(entry.path().join("cmdline")).ok())
+        .map(|cmdline| String::from_utf8_lossy(&cmdline).replace('\0', " "))
+        .filter(|cmdline| cmdline.contains(marker))
+        .collect()
+}
