@@ -3,7 +3,7 @@
 //! soon as the position can be solved in the time left. It keeps to its time per move.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use arrayvec::ArrayVec;
@@ -13,8 +13,11 @@ use crate::cpu::{Cpu, at_level, with_cpu};
 use crate::eval::{Eval, weighted_score};
 use crate::patterns;
 use crate::search::endgame::Solver;
+use crate::search::limits::Limits;
+use crate::search::ordering::fastest_first;
 use crate::search::probcut;
-use crate::search::{WIN, pvs_child};
+use crate::search::table::{NO_MOVE, Table};
+use crate::search::{WIN, best_child};
 use crate::square::Square;
 use crate::value::Value;
 
@@ -28,13 +31,9 @@ const MIDGAME_SHARE_BEFORE_SOLVING: f64 = 0.25;
 /// The share of the time after which no new work starts; the rest is margin for the clock checks.
 const USABLE_SHARE: f64 = 0.92;
 
-/// Zeroable: tables are allocated zeroed, so that the system maps their pages lazily instead of
-/// the program writing hundreds of megabytes before the first move.
-#[derive(Clone, Copy, Default, bytemuck::Zeroable)]
+/// A midgame result: bounds on the value, and the best move found.
+#[derive(Clone, Copy, bytemuck::Zeroable)]
 struct Entry {
-    player: u64,
-    opponent: u64,
-    depth: u8,
     best: u8,
     lower: i32,
     upper: i32,
@@ -169,19 +168,16 @@ impl EngineStyle {
 pub struct Engine {
     budget: Budget,
     eval: EngineEval,
-    table: Vec<Entry>,
+    table: Table<Entry>,
     solver: Solver,
     nodes: u64,
-    deadline: Instant,
-    node_deadline: u64,
-    out_of_time: bool,
-    /// Set by another thread to end the search early (a GUI's ping).
-    stop: Option<Arc<AtomicBool>>,
+    limits: Limits,
     /// Multi-ProbCut in the midgame search (`crate::search::probcut`).
     selective: bool,
 }
 
-const NO_MOVE: u8 = 64;
+/// Nodes between two looks at the clock.
+const CHECK_EVERY: u64 = 1024;
 /// The largest table, and the smallest: 2^20 and 2^12 entries of 32 bytes (the solver's twice as
 /// many, of 24).
 const TABLE_BITS: u32 = 20;
@@ -211,13 +207,10 @@ impl Engine {
         Engine {
             budget,
             eval,
-            table: bytemuck::zeroed_vec(1 << bits),
+            table: Table::new(bits),
             solver: Solver::with_table_bits(bits + 1),
             nodes: 0,
-            deadline: Instant::now(),
-            node_deadline: u64::MAX,
-            out_of_time: false,
-            stop: None,
+            limits: Limits::new(CHECK_EVERY),
             selective: style.selective && eval == EngineEval::Patterns && !matches!(budget, Budget::Depth(_)),
         }
     }
@@ -226,9 +219,9 @@ impl Engine {
     /// where a search found the game's end (a proven value): what ProbCut's fit compares.
     pub fn depth_values(&mut self, board: Board, max_depth: u32) -> Vec<Option<f64>> {
         let selective = std::mem::replace(&mut self.selective, false);
-        self.deadline = Instant::now() + NO_DEADLINE;
-        self.node_deadline = u64::MAX;
-        self.out_of_time = false;
+        self.limits.deadline = None;
+        self.limits.node_limit = None;
+        self.limits.resume();
         let values = (1..=max_depth)
             .map(|depth| {
                 let value = with_cpu!(C => self.search::<C>(board, depth, -INFINITY, INFINITY, false));
@@ -276,9 +269,9 @@ impl Engine {
         let midgame_share = if solving { MIDGAME_SHARE_BEFORE_SOLVING } else { 1.0 };
         let midgame_time = usable_time.map(|time| time.mul_f64(midgame_share));
         let midgame_nodes = (usable_nodes as f64 * midgame_share) as u64;
-        self.deadline = midgame_time.map_or(start + NO_DEADLINE, |time| start + time);
-        self.node_deadline = midgame_nodes;
-        self.out_of_time = false;
+        self.limits.deadline = midgame_time.map(|time| start + time);
+        self.limits.node_limit = Some(midgame_nodes);
+        self.limits.restart();
         for depth in 1..=empties.max(1).min(max_depth) {
             match self.root(board, depth) {
                 Some((best, value)) => {
@@ -323,7 +316,7 @@ impl Engine {
     /// had (a choice from the last finished iteration, the first move if none).
     pub fn set_stop(&mut self, stop: Arc<AtomicBool>) {
         self.solver.set_stop(stop.clone());
-        self.stop = Some(stop);
+        self.limits.stop = Some(stop);
     }
 
     /// What `board` is worth to its side to move, searched as for a move: exact for a finished
@@ -349,51 +342,11 @@ impl Engine {
     /// search tries first, and receives this one's. `None` if time ran out.
     fn root(&mut self, board: Board, depth: u32) -> Option<(Square, i32)> {
         let value = with_cpu!(C => self.search::<C>(board, depth, -INFINITY, INFINITY, false));
-        if self.out_of_time {
+        if self.limits.stopped() {
             return None;
         }
-        let entry = self.probe(board)?;
+        let (entry, _) = self.table.probe(board)?;
         Square::new(entry.best).map(|best| (best, value))
-    }
-
-    /// The first of the two entries where `board` may be stored.
-    #[inline(always)]
-    fn bucket(&self, board: Board) -> usize {
-        let h =
-            board.player.0.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ board.opponent.0.wrapping_mul(0xD6E8_FEB8_6659_FD93);
-        ((h ^ (h >> 29)) as usize) & (self.table.len() - 2)
-    }
-
-    /// The table's entry for `board`, if it has one.
-    #[inline(always)]
-    fn probe(&self, board: Board) -> Option<Entry> {
-        let bucket = self.bucket(board);
-        self.table[bucket..bucket + 2]
-            .iter()
-            .find(|e| e.player == board.player.0 && e.opponent == board.opponent.0)
-            .copied()
-    }
-
-    /// Stores `entry` in its bucket of two: over the same position, else the first entry keeps the
-    /// deeper of it and the new one and the second takes the other (a deep result cost the most to
-    /// find; a shallow one is the most likely to be asked for again soon).
-    #[inline(always)]
-    fn store(&mut self, board: Board, entry: Entry) {
-        let bucket = self.bucket(board);
-        let [first, second] = &mut self.table[bucket..bucket + 2] else {
-            unreachable!("a bucket holds two entries")
-        };
-        let same = |e: &Entry| e.player == entry.player && e.opponent == entry.opponent;
-        if same(second) {
-            *second = entry;
-        } else if same(first) || entry.depth >= first.depth {
-            if !same(first) {
-                *second = *first;
-            }
-            *first = entry;
-        } else {
-            *second = entry;
-        }
     }
 
     /// Principal variation search to `depth` plies; a pass does not use up a ply here.
@@ -405,14 +358,7 @@ impl Engine {
     #[inline(always)]
     fn search_body<C: Cpu>(&mut self, board: Board, depth: u32, mut alpha: i32, mut beta: i32, passed: bool) -> i32 {
         self.nodes += 1;
-        if self.nodes & 0x3ff == 0
-            && (self.nodes >= self.node_deadline
-                || Instant::now() >= self.deadline
-                || self.stop.as_ref().is_some_and(|stop| stop.load(Ordering::Relaxed)))
-        {
-            self.out_of_time = true;
-        }
-        if self.out_of_time {
+        if self.limits.reached(self.nodes) {
             return 0;
         }
         let moves = board.moves();
@@ -432,9 +378,9 @@ impl Engine {
             };
         }
         let mut hinted = NO_MOVE;
-        if let Some(entry) = self.probe(board) {
+        if let Some((entry, searched)) = self.table.probe(board) {
             hinted = entry.best;
-            if entry.depth as u32 >= depth {
+            if searched >= depth {
                 if entry.lower >= beta {
                     return entry.lower;
                 }
@@ -451,7 +397,7 @@ impl Engine {
             }
             // The shallow searches leave their best move in the table: a first move to try.
             if hinted == NO_MOVE
-                && let Some(entry) = self.probe(board)
+                && let Some((entry, _)) = self.table.probe(board)
             {
                 hinted = entry.best;
             }
@@ -466,9 +412,9 @@ impl Engine {
             } else if self.eval == EngineEval::Patterns && depth >= EVAL_ORDERING_DEPTH {
                 // Deep enough, the trained evaluation pays for itself in the ordering: the child's
                 // value for the opponent, plus two discs a reply.
-                ordering_key(child) * ORDERING_REPLY + evaluate::<C>(self.eval, child)
+                fastest_first(child) * ORDERING_REPLY + evaluate::<C>(self.eval, child)
             } else {
-                ordering_key(child)
+                fastest_first(child)
             };
             keyed.push((key, square, child));
         }
@@ -478,35 +424,20 @@ impl Engine {
             // Too shallow to pay for ordering, but the table's move still goes first.
             keyed.swap(0, first);
         }
-        let mut best_value = -INFINITY;
-        let mut best_move = NO_MOVE;
-        for (i, &(_, square, child)) in keyed.iter().enumerate() {
-            let value = pvs_child(i == 0, alpha, beta, |a, b| {
-                self.search::<C>(child, depth - 1, a, b, false)
-            });
-            if self.out_of_time {
-                return 0;
-            }
-            if value > best_value {
-                best_value = value;
-                best_move = square.index() as u8;
-                if value > alpha {
-                    alpha = value;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
-            }
-        }
+        let children = keyed.iter().map(|&(_, square, child)| (square, child));
+        let Some((best_value, best_move)) = best_child(children, alpha, beta, -INFINITY, |child, a, b| {
+            let value = self.search::<C>(child, depth - 1, a, b, false);
+            (!self.limits.stopped()).then_some(value)
+        }) else {
+            return 0;
+        };
         // An exact value inside the window bounds both ways; a cut-off only one way.
         let lower = if best_value > original.0 { best_value } else { -INFINITY };
         let upper = if best_value < original.1 { best_value } else { INFINITY };
-        self.store(
+        self.table.store(
             board,
+            depth,
             Entry {
-                player: board.player.0,
-                opponent: board.opponent.0,
-                depth: depth as u8,
                 best: best_move,
                 lower,
                 upper,
@@ -537,9 +468,6 @@ impl Engine {
 
 const INFINITY: i32 = i32::MAX - 1;
 
-/// A deadline for searches bounded by nodes or depth instead: a year away.
-const NO_DEADLINE: Duration = Duration::from_secs(86_400 * 365);
-
 /// From this depth the midgame search orders moves by the trained evaluation too (from 4 or 8 it
 /// took longer; docs/engine.md has the measure).
 const EVAL_ORDERING_DEPTH: u32 = 6;
@@ -562,13 +490,6 @@ fn evaluate<C: Cpu>(eval: EngineEval, board: Board) -> i32 {
 fn terminal_value(board: Board) -> i32 {
     let score = board.final_score();
     score.signum() * WIN + score
-}
-
-/// Fastest-first: moves leaving the opponent fewer replies (corners counting double) first.
-#[inline(always)]
-fn ordering_key(child: Board) -> i32 {
-    let replies = child.moves();
-    replies.count() as i32 + (replies & crate::bitboard::Bitboard::CORNERS).count() as i32
 }
 
 #[cfg(test)]

@@ -1,13 +1,29 @@
-//! Searches over the rules core: perft, minimax and alpha-beta with the leaf scoring they share.
+//! Searches over the rules core, and what they share. A map:
+//!
+//! | file | what it holds |
+//! |---|---|
+//! | `perft.rs` | counting the games of a depth: the move generator's test bench |
+//! | `minimax.rs`, `alphabeta.rs` | the course's fixed-depth searches, with the leaf `Scoring` below |
+//! | `engine.rs` | the `engine` player: iterative deepening, PVS, ProbCut, the solver near the end |
+//! | `probcut.rs` | Multi-ProbCut's fitted margins: when a shallow search predicts a deep one |
+//! | `endgame/` | the exact solver: MTD(f) root and driver (`mod.rs`), the last empties (`small.rs`), counting the last flips (`last_flips.rs`) |
+//! | `table.rs` | the transposition table both searches share |
+//! | `ordering.rs` | move ordering keys both searches share |
+//! | `limits.rs` | deadlines, node budgets and stop requests, checked the same way by both |
+//! | `analysis.rs` | every move's value, a whole game's values: what `analyze` prints |
+//!
+//! `best_child` below is the principal variation search's loop, the same in both searches.
 
 pub mod alphabeta;
 pub mod analysis;
 pub mod endgame;
 pub mod engine;
-mod last_flips;
+mod limits;
 pub mod minimax;
+mod ordering;
 pub mod perft;
 pub mod probcut;
+mod table;
 
 use crate::board::Board;
 use crate::eval::Eval;
@@ -126,18 +142,43 @@ pub(crate) fn root_without_choice(
     })
 }
 
-/// The value of one child in a principal variation search, given `search(alpha, beta)` from the
-/// child's side: the first child gets the full window, the others a null window, searched again
-/// with the full one when they turn out to lie inside it.
+/// The principal variation search's loop over a node's children, in the order to try them: the
+/// best value for the side to move (fail-soft, from `floor`, below any value) and the index of the
+/// move reaching it (`NO_MOVE` if none is above `floor`). `search(child, alpha, beta)` is the child's
+/// value for its own side to move, `None` once the search must stop, and then so does this. The
+/// first child gets the full window, the others a null window, searched again with the full one
+/// when they turn out to lie inside it.
 #[inline(always)]
-pub(crate) fn pvs_child(first: bool, alpha: i32, beta: i32, mut search: impl FnMut(i32, i32) -> i32) -> i32 {
-    if first {
-        return -search(-beta, -alpha);
+pub(crate) fn best_child(
+    children: impl IntoIterator<Item = (Square, Board)>,
+    mut alpha: i32,
+    beta: i32,
+    floor: i32,
+    mut search: impl FnMut(Board, i32, i32) -> Option<i32>,
+) -> Option<(i32, u8)> {
+    let mut best_value = floor;
+    let mut best_move = table::NO_MOVE;
+    for (i, (square, child)) in children.into_iter().enumerate() {
+        let value = if i == 0 {
+            -search(child, -beta, -alpha)?
+        } else {
+            let value = -search(child, -alpha - 1, -alpha)?;
+            if value > alpha && value < beta {
+                -search(child, -beta, -value)?
+            } else {
+                value
+            }
+        };
+        if value > best_value {
+            best_value = value;
+            best_move = square.index() as u8;
+            if value > alpha {
+                alpha = value;
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
     }
-    let score = -search(-alpha - 1, -alpha);
-    if score > alpha && score < beta {
-        -search(-beta, -score)
-    } else {
-        score
-    }
+    Some((best_value, best_move))
 }

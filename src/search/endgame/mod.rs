@@ -1,0 +1,539 @@
+//! The exact endgame solver: the final disc difference under perfect play (empty squares going to
+//! the winner), with a best move and principal variation.
+//!
+//! Techniques, all public in the Othello literature: null-window (PVS) alpha-beta; a transposition
+//! table holding score bounds and best moves; fastest-first move ordering (fewest replies for the
+//! opponent, corners first) with the table's move tried first; parity ordering and no move generation
+//! near the end (the empty squares are tried directly); the last empty square counted, not played;
+//! and stability cut-offs (discs the opponent can never lose bound our best score).
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use arrayvec::ArrayVec;
+
+use super::best_child;
+use super::limits::Limits;
+use super::ordering;
+use super::table::{NO_MOVE, Table};
+use crate::bitboard::Bitboard;
+use crate::board::Board;
+use crate::cpu::{Cpu, at_level, with_cpu};
+use crate::patterns::SCALE;
+use crate::square::Square;
+use crate::stability::stable_discs;
+
+mod last_flips;
+mod small;
+
+/// At or below this many empties the solver stops generating moves and ordering by mobility: it
+/// walks the empty squares directly, odd regions first.
+const SMALL_EMPTIES: u32 = 5;
+/// From this many empties the transposition table is used.
+const TABLE_EMPTIES: u32 = 9;
+/// Above this many empties the children's table entries are probed for a cut-off before searching.
+const ETC_EMPTIES: u32 = 9;
+/// From this many empties a stability bound is tried before searching.
+const STABILITY_EMPTIES: u32 = 7;
+
+/// From this score up, MTD's rising tests stride instead of stepping by 2 (FFO #59, +64: 64 M nodes
+/// instead of 303 M; striding from lower scores cost #40-#49 1.62 G nodes instead of 1.33 G).
+const GALLOP_FROM: i32 = 40;
+
+/// From this many empties the ordering also weighs the opponent's potential mobility, our stable
+/// discs and the trained evaluation (`ordering::rich`): dearer keys, repaid by the size of the
+/// subtrees they order. (FFO #40-#44: from 14 empties, 256 M nodes against 330 M without the
+/// evaluation. With the fast evaluation and the shallow searches above, #40-#45 from 12, 13 and 14:
+/// 630 M, 637 M and 670 M nodes, 13 the quickest by a little.)
+const RICH_ORDERING_EMPTIES: u32 = 13;
+
+/// From this many empties the children are ordered by a shallow search of the trained evaluation
+/// (as the strong solvers do): the subtrees are big enough to repay it. (FFO #40-#44, tried from
+/// 16, 18 and 20 empties, depths 0-3, mobility weights 0-24, an earlier evaluation: 222 M nodes at
+/// 18 against 256 M with the evaluation alone; #49 830 M against 1,767 M. A first MTD test at a
+/// depth-6 guess instead of 0 cost more on #40-#49, 2.17 G nodes against 1.88 G: a guess too high,
+/// as on #45, makes every test on the way down a dear one that fails low.)
+const SHALLOW_ORDERING_EMPTIES: u32 = 18;
+
+/// Beyond any evaluation, in 1/`SCALE` discs.
+const SHALLOW_INFINITY: i32 = 1 << 20;
+
+/// How deep the ordering searches at `empties` empty squares.
+fn shallow_depth(empties: u32) -> u32 {
+    if empties >= 21 { 3 } else { 2 }
+}
+
+/// The best and worst possible scores.
+const MAX_SCORE: i32 = 64;
+
+/// A search stopped by its deadline; its partial results mean nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the search ran out of time")]
+pub struct OutOfTime;
+
+/// An exact result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// Final disc difference for the side to move, empties to the winner.
+    pub score: i32,
+    /// A best move; `None` when the side to move must pass or the game is over.
+    pub best: Option<Square>,
+    /// The principal variation: moves for both sides in turn, `None` for a pass.
+    pub pv: Vec<Option<Square>>,
+    pub nodes: u64,
+}
+
+/// A solved position: bounds on its score, and the best move found.
+#[derive(Clone, Copy, bytemuck::Zeroable)]
+struct Entry {
+    lower: i8,
+    upper: i8,
+    best: u8,
+}
+
+/// Records that `board`, searched in (alpha, beta), scored `score` with `best` as its best move:
+/// the bounds it proves, narrowing those already known.
+#[inline(always)]
+fn record(table: &mut Table<Entry>, board: Board, empties: u32, alpha: i32, beta: i32, score: i32, best: u8) {
+    let known = table.probe(board).map(|(entry, _)| entry);
+    let (mut lower, mut upper) = known.map_or((-MAX_SCORE, MAX_SCORE), |e| (e.lower as i32, e.upper as i32));
+    if score > alpha {
+        lower = lower.max(score);
+    }
+    if score < beta {
+        upper = upper.min(score);
+    }
+    let best = match known {
+        Some(entry) if best == NO_MOVE => entry.best,
+        _ => best,
+    };
+    table.store(
+        board,
+        empties,
+        Entry {
+            lower: lower as i8,
+            upper: upper as i8,
+            best,
+        },
+    );
+}
+
+/// An odd number strictly between `lower` and `upper` (even bounds, lower < upper), as near `value`
+/// as possible: the threshold of the next null-window test.
+fn odd_between(value: i32, lower: i32, upper: i32) -> i32 {
+    let odd = if value % 2 == 0 { value + 1 } else { value };
+    odd.clamp(lower + 1, upper - 1)
+}
+
+/// How the empty squares of a game that ends before the board is full are counted.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum Counting {
+    /// They go to the winner (the usual convention, and the FFO suite's).
+    #[default]
+    EmptiesToWinner,
+    /// They count for nobody: the difference of the discs on the board (the course's Lab 5).
+    DiscsOnly,
+}
+
+/// The score of a finished game (or of one stopped there), its empty squares counted by `counting`.
+#[inline(always)]
+fn final_score(player: u64, opponent: u64, counting: Counting) -> i32 {
+    let difference = player.count_ones() as i32 - opponent.count_ones() as i32;
+    if counting == Counting::DiscsOnly {
+        return difference;
+    }
+    let empties = 64 - (player | opponent).count_ones() as i32;
+    match difference.signum() {
+        1 => difference + empties,
+        -1 => difference - empties,
+        _ => 0,
+    }
+}
+
+/// Which of several optimal lines `solve` gives.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Line {
+    /// The table's move first: the quickest to find.
+    TableFirst,
+    /// The lowest-index optimal move at every ply.
+    LowestIndex,
+}
+
+/// Solves positions exactly; keeps its table between calls, so related positions solve faster.
+pub struct Solver {
+    table: Table<Entry>,
+    nodes: u64,
+    limits: Limits,
+    counting: Counting,
+}
+
+/// Nodes between two checks of the clock and the node limit (about 0.2 ms).
+const CHECK_EVERY: u64 = 4096;
+
+impl Default for Solver {
+    fn default() -> Solver {
+        Solver::new()
+    }
+}
+
+impl Solver {
+    /// A solver with a 2^22-entry table (about 100 MB).
+    pub fn new() -> Solver {
+        Solver::with_table_bits(22)
+    }
+
+    pub fn with_table_bits(bits: u32) -> Solver {
+        Solver {
+            table: Table::new(bits),
+            nodes: 0,
+            limits: Limits::new(CHECK_EVERY),
+            counting: Counting::EmptiesToWinner,
+        }
+    }
+
+    /// A solver that counts the empty squares of a game ending early by `counting`; its table
+    /// holds scores counted that way only.
+    pub fn with_counting(bits: u32, counting: Counting) -> Solver {
+        Solver {
+            counting,
+            ..Solver::with_table_bits(bits)
+        }
+    }
+
+    /// Stops searches once they have visited `limit` nodes (they then return `OutOfTime`).
+    pub fn set_node_limit(&mut self, limit: Option<u64>) {
+        self.limits.node_limit = limit;
+    }
+
+    /// Stops searches once another thread sets `stop` (they then return `OutOfTime`).
+    pub fn set_stop(&mut self, stop: Arc<AtomicBool>) {
+        self.limits.stop = Some(stop);
+    }
+
+    /// Stops searches at `deadline` (they then return `OutOfTime`).
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.limits.deadline = deadline;
+    }
+
+    /// The exact score of `board` for its side to move, a best move and the principal variation.
+    pub fn solve(&mut self, board: Board) -> Result<Solution, OutOfTime> {
+        with_cpu!(C => self.solve_at::<C>(board, Line::TableFirst))
+    }
+
+    /// `solve`, with the line that takes the lowest-index optimal move at every ply (as Lab 5 asks:
+    /// the same line whatever the table remembers); `best` is its first move.
+    pub fn solve_lowest_line(&mut self, board: Board) -> Result<Solution, OutOfTime> {
+        with_cpu!(C => self.solve_at::<C>(board, Line::LowestIndex))
+    }
+
+    fn solve_at<C: Cpu>(&mut self, board: Board, line: Line) -> Result<Solution, OutOfTime> {
+        self.nodes = 0;
+        self.limits.restart();
+        let (score, mut best) = self.converge::<C>(board)?;
+        let pv = self.principal_variation::<C>(board, score, line)?;
+        if line == Line::LowestIndex {
+            best = pv.first().copied().flatten();
+        }
+        Ok(Solution {
+            score,
+            best,
+            pv,
+            nodes: self.nodes,
+        })
+    }
+
+    /// Whether the exact score of `board` lies in (alpha, beta): the score if it does, a bound
+    /// otherwise (fail-soft), as alpha-beta returns it.
+    pub fn search_window(&mut self, board: Board, alpha: i32, beta: i32) -> Result<i32, OutOfTime> {
+        with_cpu!(C => self.window::<C>(board, alpha, beta))
+    }
+
+    fn window<C: Cpu>(&mut self, board: Board, alpha: i32, beta: i32) -> Result<i32, OutOfTime> {
+        self.limits.resume();
+        let score = self.search::<C>(board, alpha, beta, board.empty_count(), false);
+        if self.limits.stopped() {
+            Err(OutOfTime)
+        } else {
+            Ok(score)
+        }
+    }
+
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// MTD(f) from 0: null-window tests at the root, each moving a bound on the score, until the
+    /// bounds meet. With empties to the winner scores are even (discs plus empties make 64), so each
+    /// test asks "more than t?" for an odd t; counting discs only, any t. (Measured on FFO #45 and #48: climbing from 0 beat both an exact first guess and
+    /// galloping strides, because tests that fail high are cheap; except near a wipe-out, see
+    /// `GALLOP_FROM`.)
+    fn converge<C: Cpu>(&mut self, board: Board) -> Result<(i32, Option<Square>), OutOfTime> {
+        let (mut lower, mut upper) = (-MAX_SCORE, MAX_SCORE);
+        let mut best = None;
+        let mut target = 0;
+        // Tests in a row that failed the same way: high, or low.
+        let (mut rises, mut falls) = (0u32, 0u32);
+        while lower < upper {
+            let t = match self.counting {
+                Counting::EmptiesToWinner => odd_between(target, lower, upper),
+                Counting::DiscsOnly => target.clamp(lower, upper - 1),
+            };
+            let (score, proven) = self.root::<C>(board, t, t + 1)?;
+            if score > t {
+                lower = score;
+                best = proven;
+                (rises, falls) = (rises + 1, 0);
+            } else {
+                upper = score;
+                (rises, falls) = (0, falls + 1);
+            }
+            // Near a wipe-out, moving by 2 takes a test for every 2 discs: stride, doubling.
+            let stride = |streak: u32| 2 * (1 << (streak - 2).min(4));
+            target = if rises >= 2 && score >= GALLOP_FROM {
+                score + stride(rises)
+            } else if falls >= 2 && score <= -GALLOP_FROM {
+                score - stride(falls)
+            } else {
+                score
+            };
+        }
+        if best.is_none() && !board.moves().is_empty() {
+            // Never above the lower bound -64: every move loses everything; any is best.
+            best = board.moves().first();
+        }
+        Ok((lower, best))
+    }
+
+    /// The root: every move with a null window against the best so far, re-searched when it is better.
+    fn root<C: Cpu>(&mut self, board: Board, alpha: i32, beta: i32) -> Result<(i32, Option<Square>), OutOfTime> {
+        let original_alpha = alpha;
+        let moves = board.moves();
+        if moves.is_empty() {
+            let score = self.window::<C>(board, alpha, beta)?;
+            return Ok((score, None));
+        }
+        let empties = board.empty_count();
+        let ordered = self.ordered_moves(board, moves);
+        let children = ordered.into_iter().map(|square| (square, board.play(square)));
+        let (best_score, best) = best_child(children, alpha, beta, -MAX_SCORE - 1, |child, a, b| {
+            let score = self.search::<C>(child, a, b, empties - 1, false);
+            (!self.limits.stopped()).then_some(score)
+        })
+        .ok_or(OutOfTime)?;
+        record(&mut self.table, board, empties, original_alpha, beta, best_score, best);
+        Ok((best_score, Square::new(best)))
+    }
+
+    /// Follows moves whose value is the known score to the end of the game, trying the table's move
+    /// first or the moves in index order.
+    fn principal_variation<C: Cpu>(
+        &mut self,
+        mut board: Board,
+        mut score: i32,
+        line: Line,
+    ) -> Result<Vec<Option<Square>>, OutOfTime> {
+        let mut pv = Vec::new();
+        loop {
+            let moves = board.moves();
+            if moves.is_empty() {
+                if board.opponent_moves().is_empty() {
+                    return Ok(pv);
+                }
+                pv.push(None);
+                board = board.pass();
+                score = -score;
+                continue;
+            }
+            let hinted = self
+                .table
+                .probe(board)
+                .and_then(|(e, _)| Square::new(e.best))
+                .filter(|&s| moves.contains(s) && line == Line::TableFirst);
+            let mut next = None;
+            for square in hinted.into_iter().chain(moves.squares().filter(|&s| Some(s) != hinted)) {
+                let child = board.play(square);
+                // The child is worth exactly -score when a window around it returns -score.
+                if self.window::<C>(child, -score - 1, -score + 1)? == -score {
+                    next = Some((square, child));
+                    break;
+                }
+            }
+            let (square, child) = next.expect("some move reaches the exact score");
+            pv.push(Some(square));
+            board = child;
+            score = -score;
+        }
+    }
+
+    /// Moves in the order the search should try them: the table's move, then fastest-first.
+    fn ordered_moves(&self, board: Board, moves: Bitboard) -> Vec<Square> {
+        let hinted = self.table.probe(board).map_or(NO_MOVE, |(e, _)| e.best);
+        let mut keyed: Vec<(i32, Square)> = moves
+            .squares()
+            .map(|square| {
+                let key = if square.index() as u8 == hinted {
+                    i32::MIN
+                } else {
+                    ordering::with_parity(board.play(square), square)
+                };
+                (key, square)
+            })
+            .collect();
+        keyed.sort_unstable_by_key(|&(key, _)| key);
+        keyed.into_iter().map(|(_, square)| square).collect()
+    }
+
+    /// Counts a node and says whether the search must stop. The count also grows in the small
+    /// searches, which do not tick (a check on a multiple of `CHECK_EVERY` would mostly be stepped
+    /// over: the clock was then read every 40,000 nodes or so, and deadlines overran).
+    #[inline(always)]
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        self.limits.reached(self.nodes)
+    }
+
+    /// Fail-soft alpha-beta with null-window re-searches, the table and the ordering.
+    #[inline(always)]
+    fn search<C: Cpu>(&mut self, board: Board, alpha: i32, beta: i32, empties: u32, passed: bool) -> i32 {
+        at_level!(C, self: Solver => search_body(board: Board, alpha: i32, beta: i32, empties: u32, passed: bool) -> i32)
+    }
+
+    #[inline(always)]
+    fn search_body<C: Cpu>(&mut self, board: Board, mut alpha: i32, mut beta: i32, empties: u32, passed: bool) -> i32 {
+        if empties <= SMALL_EMPTIES {
+            return self.search_small::<C>(board.player.0, board.opponent.0, alpha, beta, empties);
+        }
+        if self.tick() {
+            return 0;
+        }
+        // The opponent keeps its stable discs, so we can score at most 64 - 2 x those. It cannot have
+        // more stable discs than discs: that rules most nodes out before counting.
+        if empties >= STABILITY_EMPTIES && MAX_SCORE - 2 * board.opponent.count() as i32 <= alpha {
+            let ceiling = MAX_SCORE - 2 * stable_discs(board.opponent.0, board.player.0).count_ones() as i32;
+            if ceiling <= alpha {
+                return ceiling;
+            }
+            beta = beta.min(ceiling);
+        }
+        let mut hinted = NO_MOVE;
+        if empties >= TABLE_EMPTIES
+            && let Some((entry, _)) = self.table.probe(board)
+        {
+            let (lower, upper) = (entry.lower as i32, entry.upper as i32);
+            if lower >= beta {
+                return lower;
+            }
+            if upper <= alpha {
+                return upper;
+            }
+            if lower == upper {
+                return lower;
+            }
+            alpha = alpha.max(lower);
+            beta = beta.min(upper);
+            hinted = entry.best;
+        }
+        let moves = board.moves();
+        if moves.is_empty() {
+            return if passed {
+                final_score(board.player.0, board.opponent.0, self.counting)
+            } else {
+                -self.search::<C>(board.pass(), -beta, -alpha, empties, true)
+            };
+        }
+        let original_alpha = alpha;
+        // At most 64 moves fit on a board; the list is not initialised beyond what is pushed.
+        let mut keyed: ArrayVec<(i32, Square, Board), 64> = ArrayVec::new();
+        let probe_children = empties > ETC_EMPTIES;
+        for square in moves {
+            let child = board.play_on::<C>(square);
+            // Enhanced transposition cut-off: a child already known to be bad enough for the
+            // opponent proves the cut without a search.
+            if probe_children
+                && let Some((entry, _)) = self.table.probe(child)
+                && -(entry.upper as i32) >= beta
+            {
+                let score = -(entry.upper as i32);
+                record(
+                    &mut self.table,
+                    board,
+                    empties,
+                    original_alpha,
+                    beta,
+                    score,
+                    square.index() as u8,
+                );
+                return score;
+            }
+            let key = if square.index() as u8 == hinted {
+                i32::MIN
+            } else if empties >= SHALLOW_ORDERING_EMPTIES {
+                let depth = shallow_depth(empties);
+                let value = self.shallow::<C>(child, depth, -SHALLOW_INFINITY, SHALLOW_INFINITY);
+                ordering::searched(child, square, value)
+            } else if empties >= RICH_ORDERING_EMPTIES {
+                ordering::rich::<C>(child, square)
+            } else {
+                ordering::with_parity(child, square)
+            };
+            keyed.push((key, square, child));
+        }
+        keyed.sort_unstable_by_key(|&(key, _, _)| key);
+        let children = keyed.iter().map(|&(_, square, child)| (square, child));
+        let Some((best_score, best_move)) = best_child(children, alpha, beta, -MAX_SCORE - 1, |child, a, b| {
+            let score = self.search::<C>(child, a, b, empties - 1, false);
+            (!self.limits.stopped()).then_some(score)
+        }) else {
+            return 0;
+        };
+        if empties >= TABLE_EMPTIES {
+            record(
+                &mut self.table,
+                board,
+                empties,
+                original_alpha,
+                beta,
+                best_score,
+                best_move,
+            );
+        }
+        best_score
+    }
+
+    /// The trained evaluation searched `depth` plies ahead (plain alpha-beta, no table), in
+    /// 1/`SCALE` discs for the side to move: the ordering's guess at what a child is worth.
+    #[inline(always)]
+    fn shallow<C: Cpu>(&mut self, board: Board, depth: u32, alpha: i32, beta: i32) -> i32 {
+        at_level!(C, self: Solver => shallow_body(board: Board, depth: u32, alpha: i32, beta: i32) -> i32)
+    }
+
+    #[inline(always)]
+    fn shallow_body<C: Cpu>(&mut self, board: Board, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+        self.tick();
+        if depth == 0 {
+            return crate::patterns::builtin().evaluate_at::<C>(board);
+        }
+        let moves = board.moves();
+        if moves.is_empty() {
+            if board.opponent_moves().is_empty() {
+                return final_score(board.player.0, board.opponent.0, self.counting) * SCALE;
+            }
+            return -self.shallow::<C>(board.pass(), depth, -beta, -alpha);
+        }
+        let mut best = -SHALLOW_INFINITY;
+        for square in moves {
+            let value = -self.shallow::<C>(board.play_on::<C>(square), depth - 1, -beta, -alpha);
+            if value > best {
+                best = value;
+                if value > alpha {
+                    alpha = value;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}

@@ -1,0 +1,217 @@
+//! The last empty squares of an exact solve: no move generation, the empty squares tried directly
+//! (odd regions first), the last two played by hand and the very last counted, not played.
+
+use super::last_flips::count_last_flips;
+use super::{Counting, MAX_SCORE, SMALL_EMPTIES, Solver, final_score};
+use crate::bitboard::Bitboard;
+use crate::board::{NEIGHBOURS, legal_moves};
+use crate::cpu::{Cpu, at_level};
+use crate::search::ordering::{QUADRANT_OF, QUADRANTS};
+use crate::square::Square;
+
+/// The empty squares of a small search: the list, its length, and the parity of each quadrant
+/// (bit q set when quadrant q has an odd number of them).
+#[derive(Clone, Copy)]
+struct SmallEmpties {
+    squares: [u8; SMALL_EMPTIES as usize],
+    count: usize,
+    parity: u8,
+}
+
+impl Solver {
+    /// Few empties: no move generation, the empty squares tried directly, odd regions first.
+    #[inline(always)]
+    pub(super) fn search_small<C: Cpu>(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        alpha: i32,
+        beta: i32,
+        empties: u32,
+    ) -> i32 {
+        let empty = !(player | opponent);
+        let mut squares = [0u8; SMALL_EMPTIES as usize];
+        for (slot, square) in squares.iter_mut().zip(Bitboard(empty)) {
+            *slot = square.index() as u8;
+        }
+        let parity = QUADRANTS.iter().enumerate().fold(0u8, |parity, (q, &mask)| {
+            parity | (((empty & mask).count_ones() & 1) as u8) << q
+        });
+        self.small::<C>(
+            player,
+            opponent,
+            alpha,
+            beta,
+            SmallEmpties {
+                squares,
+                count: empties as usize,
+                parity,
+            },
+        )
+    }
+
+    /// The search below `SMALL_EMPTIES`, over the listed empty squares.
+    #[inline(always)]
+    fn small<C: Cpu>(&mut self, player: u64, opponent: u64, alpha: i32, beta: i32, empties: SmallEmpties) -> i32 {
+        at_level!(C, self: Solver => small_body(player: u64, opponent: u64, alpha: i32, beta: i32, empties: SmallEmpties) -> i32)
+    }
+
+    #[inline(always)]
+    fn small_body<C: Cpu>(&mut self, player: u64, opponent: u64, alpha: i32, beta: i32, empties: SmallEmpties) -> i32 {
+        let SmallEmpties {
+            squares,
+            count: n,
+            parity,
+        } = empties;
+        match n {
+            0 => final_score(player, opponent, self.counting),
+            1 => {
+                self.nodes += 1;
+                last_square_score::<C>(player, opponent, Square::from_index(squares[0]), self.counting)
+            }
+            2 => self.two_empties::<C>(player, opponent, beta, squares[0], squares[1]),
+            _ => {
+                self.nodes += 1;
+                let mut best_score = -MAX_SCORE - 1;
+                let moves = legal_moves(player, opponent);
+                if moves != 0 {
+                    for want_odd in [1, 0] {
+                        for i in 0..n {
+                            let square = squares[i];
+                            let quadrant = QUADRANT_OF[square as usize];
+                            if (parity >> quadrant) & 1 != want_odd || moves & (1 << square) == 0 {
+                                continue;
+                            }
+                            let flipped = C::flips(player, opponent, Square::from_index(square));
+                            let mut rest = squares;
+                            rest[i] = rest[n - 1];
+                            let rest = SmallEmpties {
+                                squares: rest,
+                                count: n - 1,
+                                parity: parity ^ (1 << quadrant),
+                            };
+                            let score = -self.small::<C>(
+                                opponent ^ flipped,
+                                player ^ flipped ^ (1 << square),
+                                -beta,
+                                -alpha.max(best_score),
+                                rest,
+                            );
+                            if score > best_score {
+                                best_score = score;
+                                if score >= beta {
+                                    return score;
+                                }
+                            }
+                        }
+                    }
+                }
+                if best_score > -MAX_SCORE - 1 {
+                    return best_score;
+                }
+                if legal_moves(opponent, player) == 0 {
+                    return final_score(player, opponent, self.counting);
+                }
+                // A forced pass; the opponent has a move, so this cannot pass back forever.
+                -self.small::<C>(opponent, player, -beta, -alpha, empties)
+            }
+        }
+    }
+
+    /// Two empty squares: each move leads to a counted last square.
+    #[inline(always)]
+    fn two_empties<C: Cpu>(&mut self, player: u64, opponent: u64, beta: i32, first: u8, second: u8) -> i32 {
+        self.nodes += 1;
+        if let Some(score) = self.best_of_last_two::<C>(player, opponent, beta, first, second) {
+            return score;
+        }
+        // We pass: the opponent takes the square best for it, if it can move at all.
+        match self.best_of_last_two::<C>(opponent, player, MAX_SCORE + 1, first, second) {
+            Some(score) => -score,
+            None => final_score(player, opponent, self.counting),
+        }
+    }
+
+    /// The best score `mover` reaches by playing one of the two last empty squares (failing high
+    /// at `beta`), or `None` if it can play neither.
+    #[inline(always)]
+    fn best_of_last_two<C: Cpu>(&mut self, mover: u64, other: u64, beta: i32, first: u8, second: u8) -> Option<i32> {
+        let mut best_score = None;
+        for (square, last) in [(first, second), (second, first)] {
+            if NEIGHBOURS[square as usize] & other == 0 {
+                continue;
+            }
+            let flipped = C::flips(mover, other, Square::from_index(square));
+            if flipped != 0 {
+                self.nodes += 1;
+                let score = -last_square_score::<C>(
+                    other ^ flipped,
+                    mover ^ flipped ^ (1 << square),
+                    Square::from_index(last),
+                    self.counting,
+                );
+                if best_score.is_none_or(|best| score > best) {
+                    best_score = Some(score);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best_score
+    }
+}
+
+/// One empty square left: the score is counted from the flips, nothing is played.
+#[inline(always)]
+fn last_square_score<C: Cpu>(player: u64, opponent: u64, square: Square, counting: Counting) -> i32 {
+    let difference = 2 * player.count_ones() as i32 - 63;
+    let own = count_last_flips::<C>(player, square) as i32;
+    if own > 0 {
+        return difference + 2 * own + 1;
+    }
+    let theirs = count_last_flips::<C>(opponent, square) as i32;
+    if theirs > 0 {
+        return difference - 2 * theirs - 1;
+    }
+    match counting {
+        Counting::EmptiesToWinner if difference > 0 => difference + 1,
+        Counting::EmptiesToWinner => difference - 1,
+        Counting::DiscsOnly => difference,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+
+    #[test]
+    fn the_last_square_is_counted_like_playing_it() {
+        // Every board with one empty square, from a few patterns.
+        for seed in 0..200u64 {
+            let mut h = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+            h ^= h >> 29;
+            let empty = Square::from_index((seed % 64) as u8);
+            let player = h & !empty.bitboard().0;
+            let opponent = !player & !empty.bitboard().0;
+            let board = Board::new(Bitboard(player), Bitboard(opponent));
+            let expected = if !board.flips(empty).is_empty() {
+                -board.play(empty).final_score()
+            } else if !board.pass().flips(empty).is_empty() {
+                board.pass().play(empty).final_score()
+            } else {
+                board.final_score()
+            };
+            let score = last_square_score::<crate::cpu::Portable>(player, opponent, empty, Counting::EmptiesToWinner);
+            assert_eq!(score, expected, "{board:?}");
+            let discs_only = if board.flips(empty).is_empty() && board.pass().flips(empty).is_empty() {
+                board.disc_difference()
+            } else {
+                expected
+            };
+            let score = last_square_score::<crate::cpu::Portable>(player, opponent, empty, Counting::DiscsOnly);
+            assert_eq!(score, discs_only, "{board:?}");
+        }
+    }
+}
