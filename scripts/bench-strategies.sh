@@ -14,7 +14,7 @@ for spec in alphabeta:8:weights alphabeta:8:mobility; do
     python3 -c 'import json,sys; r=[json.loads(l) for l in sys.stdin]; b=max(r,key=lambda x:x["nodes_per_second"]); print("%d nodes, %.3f ms, %.1f million nodes/s" % (b["nodes"], b["seconds"]*1e3, b["nodes_per_second"]/1e6))')
   echo "$spec from the start position: $best (best of $runs)"
   "$othello" match "$spec" "$spec" --games 2 --threads 1 --json |
-    python3 -c 'import json,sys; r=json.load(sys.stdin)["a"]; print("  self-play, 2 games: %.2f ms and %.0f nodes per move: %.1f million nodes/s" % (r["ms_per_move"], r["nodes_per_move"], r["nodes_per_move"]/r["ms_per_move"]/1e3))'
+    python3 -c 'import json,sys; r=json.load(sys.stdin)["a"]; print("  self-play, 2 games: %.2f ms and %.0f nodes per move: %.1f million nodes/s" % (r["seconds_per_move"]*1e3, r["nodes_per_move"], r["nodes_per_move"]/r["seconds_per_move"]/1e6))'
 done
 
 game=("$othello" match alphabeta:4:corners alphabeta:4:discs --games 1 --threads 1)

@@ -1,13 +1,19 @@
 //! othello: the rules of Othello on bitboards, the course's lab mode, strategies and an exact engine.
 //!
-//! The layers, from the bottom (docs/architecture.md has the map):
-//! - the rules core: [`square`], [`bitboard`], [`movegen`], [`board`] (side-relative, the searches' view),
-//!   [`color`], [`position`] (absolute colours, passes), [`game`], [`notation`];
-//! - evaluation and search: [`eval`], [`patterns`], [`stability`], [`search`], [`value`], [`cpu`];
-//! - players: [`strategy`], [`matches`](mod@matches), [`log`], [`training`];
+//! The layers, from the bottom, each using only those below it (docs/architecture.md has the map;
+//! `tests/integration/layers.rs` checks it):
+//! - the rules core: [`square`], [`bitboard`], [`movegen`], [`cpu`], [`board`] (side-relative, the
+//!   searches' view), [`color`], [`position`] (absolute colours, passes), [`value`], [`player`],
+//!   [`game`], [`notation`], [`rng`], [`log`] (JSON game logs);
+//! - plumbing: [`files`] (reading inputs safely), [`scratch`], [`parallel`], [`runner`] (other
+//!   people's programs, sandboxed);
+//! - evaluation and search: [`stability`], [`eval`], [`patterns`], [`search`];
+//! - players: [`strategy`], [`programs`] (students' programs as players), [`matches`](mod@matches),
+//!   [`training`];
 //! - the course's tools and the protocols: [`course`] (the lab mode, grading, moderators),
-//!   [`runner`] (other people's programs, sandboxed), [`protocol`] (NBoard, GTP);
-//! - the command line: [`cli`]; shared plumbing: [`files`], [`scratch`], [`parallel`], [`rng`].
+//!   [`protocol`] (NBoard, GTP);
+//! - outputs: [`json`] (every JSON output's shape);
+//! - the command line: [`cli`].
 //!
 //! Play a game and solve its end exactly:
 //!
@@ -41,6 +47,7 @@ pub mod cpu;
 pub mod eval;
 pub mod files;
 pub mod game;
+pub mod json;
 pub mod log;
 pub mod matches;
 pub mod movegen;

@@ -4,9 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::json;
 use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
-use serde_json::json;
 
 use super::display::capitalised;
 use super::output::Output;
@@ -73,7 +73,7 @@ pub fn run(args: AnalyzeArgs) -> Result<()> {
             }
             let moves = analyst.moves(position.board);
             let text = if args.json {
-                position_json(position, &moves, settings) + "\n"
+                position_json(position, &moves, settings)
             } else {
                 position_text(position, &moves, settings)
             };
@@ -103,7 +103,7 @@ pub fn run(args: AnalyzeArgs) -> Result<()> {
                 return Err(error);
             }
             let text = if args.json {
-                game_json(&game, &analysed, &black, &white, settings) + "\n"
+                game_json(&game, &analysed, &black, &white, settings)
             } else {
                 game_summary(&analysed)
             };
@@ -242,33 +242,15 @@ fn position_text(position: Position, moves: &[MoveValue], settings: Settings) ->
     out
 }
 
-fn value_json(value: Value) -> serde_json::Value {
-    json!({
-        "value": value.number(),
-        "value_kind": value.kind(),
-        "exact": value.is_exact(),
-        "depth": value.depth(),
-        "unit": value.unit(),
-    })
-}
-
-fn move_json(m: &MoveValue) -> serde_json::Value {
-    let mut object = value_json(m.value);
-    object["move"] = json!(m.square.to_string());
-    object["nodes"] = json!(m.nodes);
-    object
-}
-
 fn position_json(position: Position, moves: &[MoveValue], settings: Settings) -> String {
-    json!({
-        "board": crate::notation::lab_board::format(position),
-        "to_move": position.to_move.name(),
-        "empties": position.board.empty_count(),
-        "exact_empties": settings.exact_empties,
-        "estimate_depth": settings.depth + 1,
-        "moves": moves.iter().map(move_json).collect::<Vec<_>>(),
+    json::line(&json::PositionAnalysis {
+        board: crate::notation::lab_board::format(position),
+        to_move: position.to_move.name(),
+        empties: position.board.empty_count(),
+        exact_empties: settings.exact_empties,
+        estimate_depth: settings.depth + 1,
+        moves: moves.iter().map(json::MoveJson::from).collect(),
     })
-    .to_string()
 }
 
 fn move_line(entry: &AnalysedMove) -> String {
@@ -344,31 +326,14 @@ fn game_summary(analysed: &[AnalysedMove]) -> String {
 }
 
 fn game_json(game: &Game, analysed: &[AnalysedMove], black: &str, white: &str, settings: Settings) -> String {
-    let moves: Vec<serde_json::Value> = analysed
-        .iter()
-        .map(|entry| {
-            let played = entry.played_value();
-            json!({
-                "number": entry.number,
-                "side": entry.side.name(),
-                "move": entry.played.to_string(),
-                "played": value_json(played.value),
-                "best": move_json(&entry.best()),
-                "loss": entry.loss(),
-                "verdict": match entry.verdict() { Verdict::Good => "good", other => other.name() },
-                "moves": entry.moves.iter().map(move_json).collect::<Vec<_>>(),
-            })
-        })
-        .collect();
-    json!({
-        "black": black,
-        "white": white,
-        "transcript": transcript::format(game),
-        "exact_empties": settings.exact_empties,
-        "estimate_depth": settings.depth + 1,
-        "moves": moves,
+    json::line(&json::GameAnalysis {
+        black: black.to_string(),
+        white: white.to_string(),
+        transcript: transcript::format(game),
+        exact_empties: settings.exact_empties,
+        estimate_depth: settings.depth + 1,
+        moves: analysed.iter().map(json::AnalysedMoveJson::from).collect(),
     })
-    .to_string()
 }
 
 /// The evaluation through the game as a line graph: black's value before each move, mistakes and

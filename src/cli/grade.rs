@@ -14,6 +14,7 @@ use super::{Refused, SandboxArgs};
 use crate::course::grade::{self, Case, Outcome, Program, Settings, Summary, Verdict};
 use crate::course::judge::Judge;
 use crate::course::report;
+use crate::json;
 use crate::runner::{Limits, Timing};
 
 #[derive(Args, Debug)]
@@ -230,8 +231,8 @@ fn record(
             outputs.text(&report::outcome_text(outcome, case, &settings.limits))?;
         }
     }
-    for object in report::outcome_json(outcome, case, program, &settings.limits) {
-        outputs.json(&object)?;
+    for object in json::GradeCase::each(outcome, case, program, &settings.limits) {
+        outputs.json(&json::line(&object))?;
     }
     if outcome.case + 1 == cases.len() {
         let hidden = shown[outcome.program].saturating_sub(args.show);
@@ -247,12 +248,12 @@ fn record(
         }
         progress.finish();
         outputs.text(&format!("{line}\n"))?;
-        outputs.json(&report::summary_json(
+        outputs.json(&json::line(&json::GradeSummary::new(
             program,
             summary,
             &settings.judges,
             &settings.limits,
-        ))?;
+        )))?;
     }
     Ok(())
 }
@@ -365,9 +366,10 @@ impl Outputs {
         Ok(())
     }
 
-    fn json(&mut self, object: &serde_json::Value) -> Result<()> {
+    /// Appends a line of JSON Lines.
+    fn json(&mut self, line: &str) -> Result<()> {
         if let Some(output) = &mut self.json {
-            output.append(&format!("{object}\n"))?;
+            output.append(line)?;
         }
         Ok(())
     }

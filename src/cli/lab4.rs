@@ -4,9 +4,9 @@
 use std::io::Write as _;
 use std::path::PathBuf;
 
+use crate::json;
 use anyhow::{Result, anyhow};
 use clap::Args;
-use serde_json::json;
 
 use super::display::counted;
 use super::matches::MatchLog;
@@ -129,7 +129,7 @@ pub fn run(args: Lab4Args) -> Result<()> {
     });
     log.finish()?;
     write_stdout(&if args.json {
-        json_report(&config, &tally)
+        json::line(&json::Lab4::new(&config, &tally))
     } else {
         text_report(&config, &tally)
     })?;
@@ -251,7 +251,7 @@ fn run_class(args: &Lab4Args, class: &std::path::Path) -> Result<()> {
         };
         let csv_to_stdout = args.csv.as_deref().is_some_and(super::output::is_stdout);
         if args.json {
-            write_stdout(&(class_report::lab4_json(&test, rules).to_string() + "\n"))?;
+            write_stdout(&json::line(&json::Lab4Student::new(&test, rules)))?;
         } else if !csv_to_stdout {
             write_stdout(&class_report::student_line(&test))?;
         }
@@ -276,48 +276,4 @@ fn run_class(args: &Lab4Args, class: &std::path::Path) -> Result<()> {
         return Err(Refused(anyhow!("{failed} of {} students did not finish the test", tests.len())).into());
     }
     Ok(())
-}
-
-fn line_json(line: &GameLine) -> serde_json::Value {
-    json!({
-        "game": line.number, "color": line.color.name(), "tokens": line.tokens,
-        "opponent_tokens": line.opponent_tokens, "share": line.share(), "transcript": line.transcript,
-        "failure": line.failure,
-        "code": line.codes.map(|(code, _)| code),
-        "server_code": line.codes.map(|(_, server)| server),
-    })
-}
-
-fn json_report(config: &Lab4Config, tally: &Lab4Tally) -> String {
-    json!({
-        "rules": config.rules.name(),
-        "player": config.player.to_string(),
-        "opponent": config.opponent.to_string(),
-        "games": config.games,
-        "played": tally.games,
-        "seed": config.seed,
-        "tokens": tally.tokens,
-        "all_tokens": tally.all_tokens,
-        "share": tally.share(),
-        "wins": tally.wins,
-        "draws": tally.draws,
-        "losses": tally.losses,
-        "forfeits": tally.forfeits,
-        "worst": tally.worst.iter().map(line_json).collect::<Vec<_>>(),
-        "ended_by": tally.ended_by.as_ref().map(line_json),
-        "seconds": tally.elapsed.as_secs_f64(),
-        "player_moves": tally.player_moves,
-        "player_seconds": tally.player_seconds,
-        "player_clock": match &config.player {
-            StrategySpec::Program(program) => match program.timing() {
-                crate::runner::Timing::Cpu => "cpu",
-                crate::runner::Timing::Wall => "wall",
-            },
-            _ => "wall",
-        },
-        "longest_move_seconds": tally.longest_move,
-        "reproducible": config.player.is_reproducible() && config.opponent.is_reproducible(),
-    })
-    .to_string()
-        + "\n"
 }

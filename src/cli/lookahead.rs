@@ -4,9 +4,9 @@ use std::path::PathBuf;
 
 use std::time::Instant;
 
+use crate::json;
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use serde_json::json;
 
 use super::{Refused, position_from_lab_args, write_stdout};
 use crate::bitboard::Bitboard;
@@ -136,15 +136,21 @@ pub fn run_best(args: BestArgs) -> Result<()> {
     let nodes_per_second = nodes as f64 / seconds.max(1e-9);
     let text = if args.json {
         // `score` is the value's number, in `unit`; `exact` and `depth` say how far it is known.
-        json!({
-            "move": index, "square": name, "score": score.map(Value::number), "depth": score.and_then(Value::depth),
-            "exact": score.map(Value::is_exact), "value_kind": score.map(Value::kind), "unit": score.map(Value::unit),
-            "eval": args.depth.map(|_| eval.name()),
-            "strategy": args.strategy.as_ref().map(|spec| spec.to_string()), "nodes": nodes, "seconds": seconds,
-            "nodes_per_second": nodes_per_second, "side": side.name(),
+        json::line(&json::BestMove {
+            index,
+            square: name,
+            side: side.name(),
+            score: score.map(Value::number),
+            value_kind: score.map(Value::kind),
+            exact: score.map(Value::is_exact),
+            depth: score.and_then(Value::depth),
+            unit: score.map(Value::unit),
+            eval: args.depth.map(|_| eval.name()),
+            strategy: args.strategy.as_ref().map(|spec| spec.to_string()),
+            nodes,
+            seconds,
+            nodes_per_second,
         })
-        .to_string()
-            + "\n"
     } else {
         let what = if index < 0 {
             "must pass".to_string()
@@ -199,12 +205,13 @@ pub fn run_fullgame(args: FullGameArgs) -> Result<()> {
     let (black_count, white_count) = end.counts();
     let winner = end.leader().map_or(-1, |color| color.index() as i64);
     let text = if args.json {
-        json!({
-            "moves": moves, "winner": winner, "black": black_count, "white": white_count,
-            "board": input_txt::board_rows(end),
+        json::line(&json::FullGame {
+            moves: moves.iter().map(|&index| index as i64).collect(),
+            winner,
+            black: black_count,
+            white: white_count,
+            board: input_txt::board_rows(end),
         })
-        .to_string()
-            + "\n"
     } else {
         let mut text = String::from("moves:");
         for index in &moves {

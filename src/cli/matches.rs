@@ -2,9 +2,9 @@
 
 use std::path::PathBuf;
 
+use crate::json;
 use anyhow::Result;
 use clap::Args;
-use serde_json::json;
 
 use super::display::{Progress, counted};
 use super::output::Output;
@@ -81,7 +81,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
     progress.finish();
     log.finish()?;
     let text = if args.json {
-        json_report(&report)
+        json::line(&json::Match::from(&report))
     } else {
         text_report(&report)
     };
@@ -155,37 +155,6 @@ fn game_log_line(played: &PlayedGame, a: &str, b: &str) -> Result<String> {
         log.record_forfeit(forfeit);
     }
     Ok(serde_json::to_string(&log)? + "\n")
-}
-
-fn side_json(spec: &StrategySpec, totals: SideTotals) -> serde_json::Value {
-    json!({
-        "strategy": spec.to_string(),
-        "moves": totals.moves,
-        "ms_per_move": totals.ms_per_move(),
-        "nodes_per_move": totals.nodes_per_move(),
-    })
-}
-
-fn json_report(report: &MatchReport) -> String {
-    let config = &report.config;
-    json!({
-        "a": side_json(&config.a, report.a_totals),
-        "b": side_json(&config.b, report.b_totals),
-        "games": config.games,
-        "seed": config.seed,
-        "openings": config.opening_plies,
-        "wins": report.wins,
-        "draws": report.draws,
-        "losses": report.losses,
-        "points": report.points(),
-        "disc_share": report.disc_share(),
-        "a_discs": report.a_discs,
-        "b_discs": report.b_discs,
-        "forfeits": report.forfeited,
-        "reproducible": config.a.is_reproducible() && config.b.is_reproducible(),
-    })
-    .to_string()
-        + "\n"
 }
 
 fn text_report(report: &MatchReport) -> String {

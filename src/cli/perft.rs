@@ -41,7 +41,11 @@ pub fn run(args: PerftArgs) -> Result<()> {
     let leaves = perft(position.board, args.depth);
     let seconds = start.elapsed().as_secs_f64();
     let text = if args.json {
-        serde_json::json!({ "depth": args.depth, "leaves": leaves, "seconds": seconds }).to_string() + "\n"
+        crate::json::line(&crate::json::Perft {
+            depth: args.depth,
+            leaves,
+            seconds,
+        })
     } else {
         let rate = leaves as f64 / seconds.max(1e-9) / 1e6;
         format!(

@@ -5,9 +5,9 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use crate::json;
 use anyhow::{Context, Result, anyhow};
 use clap::Args;
-use serde_json::json;
 
 use super::lookahead::PositionArgs;
 use super::{Refused, write_stdout};
@@ -120,9 +120,13 @@ pub fn run(args: SolveArgs) -> Result<()> {
                 totals.unfinished += 1;
                 let empties = job.position.board.empty_count();
                 if args.json {
-                    json!({ "number": job.number, "empties": empties, "finished": false, "seconds": seconds })
-                        .to_string()
-                        + "\n"
+                    json::line(&json::Solved {
+                        number: job.number,
+                        empties,
+                        finished: false,
+                        seconds,
+                        solution: None,
+                    })
                 } else {
                     format!(
                         "#{:<3} {empties:>2} empties: unfinished after {seconds:.1} s\n",
@@ -279,21 +283,21 @@ fn single_text(job: &Job, solution: &Solution, seconds: f64) -> String {
 }
 
 fn json_line(job: &Job, solution: &Solution, seconds: f64, agreement: Agreement) -> String {
-    json!({
-        "number": job.number,
-        "empties": job.position.board.empty_count(),
-        "finished": true,
-        "side": job.position.to_move.name(),
-        "pass_first": pass_first(job),
-        "score": solution.score,
-        "move": solution.best.map(|s| s.to_string()),
-        "pv": pv_names(solution),
-        "nodes": solution.nodes,
-        "seconds": seconds,
-        "file_score": job.expected.as_ref().and_then(ObfPosition::best_score),
-        "score_agrees": agreement.score,
-        "move_agrees": agreement.best_move,
+    json::line(&json::Solved {
+        number: job.number,
+        empties: job.position.board.empty_count(),
+        finished: true,
+        seconds,
+        solution: Some(json::SolutionJson {
+            side: job.position.to_move.name(),
+            pass_first: pass_first(job),
+            score: solution.score,
+            best: solution.best.map(|s| s.to_string()),
+            pv: pv_names(solution),
+            nodes: solution.nodes,
+            file_score: job.expected.as_ref().and_then(ObfPosition::best_score),
+            score_agrees: agreement.score,
+            move_agrees: agreement.best_move,
+        }),
     })
-    .to_string()
-        + "\n"
 }

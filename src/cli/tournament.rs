@@ -3,9 +3,9 @@
 
 use std::path::PathBuf;
 
+use crate::json;
 use anyhow::{Result, bail};
 use clap::Args;
-use serde_json::json;
 
 use super::matches::MatchLog;
 use super::output::{Output, is_stdout};
@@ -162,22 +162,24 @@ pub fn run(args: TournamentArgs) -> Result<()> {
         Format::Swiss { rounds } => format!("Swiss, {rounds} round{}", if rounds == 1 { "" } else { "s" }),
     };
     write_stdout(&if args.json {
-        json!({
-            "format": title, "players": names, "games": games, "seed": config.seed,
-            "reproducible": reproducible, "left_out": left_out,
-            "standings": standings.iter().enumerate().map(|(rank, s)| json!({
-                "rank": rank + 1, "player": names[s.player], "points": s.points(), "games": s.games,
-                "wins": s.wins, "draws": s.draws, "losses": s.losses, "forfeits": s.forfeits,
-                "byes": s.byes, "discs": s.discs,
-                "forfeit_reasons": s.forfeit_notes.iter().map(|n| json!({
-                    "round": n.round + 1, "color": n.color.name(), "opponent": names[n.opponent],
-                    "move": n.ply, "code": n.code, "server_code": n.server_code,
-                    "failure": n.failure, "stderr": n.stderr,
-                })).collect::<Vec<_>>(),
-            })).collect::<Vec<_>>(),
+        let (system, rounds) = match config.format {
+            Format::RoundRobin { rounds } => ("round robin", rounds),
+            Format::Swiss { rounds } => ("swiss", rounds),
+        };
+        json::line(&json::Tournament {
+            system,
+            rounds,
+            players: names.clone(),
+            games,
+            seed: config.seed,
+            reproducible,
+            left_out: left_out.clone(),
+            standings: standings
+                .iter()
+                .enumerate()
+                .map(|(rank, s)| json::StandingJson::new(rank + 1, s, &names))
+                .collect(),
         })
-        .to_string()
-            + "\n"
     } else {
         let mut text = text_standings(&title, &names, &standings, games, config.seed, reproducible);
         for why in &left_out {

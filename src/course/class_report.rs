@@ -4,8 +4,6 @@
 
 use std::fmt::Write as _;
 
-use serde_json::{Value, json};
-
 use super::moderator::{GameLine, Lab4Tally};
 use super::report::{board_html, csv_field, escape};
 use super::tournament::Standing;
@@ -136,35 +134,6 @@ pub fn lab4_csv(tests: &[StudentTest]) -> String {
         }
     }
     out
-}
-
-fn line_json(line: &GameLine) -> Value {
-    json!({
-        "game": line.number, "color": line.color.name(), "tokens": line.tokens,
-        "opponent_tokens": line.opponent_tokens, "share": line.share(), "transcript": line.transcript,
-        "failure": line.failure,
-        "code": line.codes.map(|(code, _)| code),
-        "server_code": line.codes.map(|(_, server)| server),
-    })
-}
-
-/// One student's object for JSON Lines.
-pub fn lab4_json(test: &StudentTest, rules: Rules) -> Value {
-    match &test.result {
-        Err(why) => json!({
-            "type": "student", "student": test.name, "player": test.player, "rules": rules.name(),
-            "could_not_play": why,
-        }),
-        Ok(tally) => json!({
-            "type": "student", "student": test.name, "player": test.player, "rules": rules.name(),
-            "played": tally.games, "tokens": tally.tokens, "all_tokens": tally.all_tokens,
-            "share": tally.share(), "wins": tally.wins, "draws": tally.draws, "losses": tally.losses,
-            "forfeits": tally.forfeits, "ended_by": tally.ended_by.as_ref().map(line_json),
-            "worst": tally.worst.iter().map(line_json).collect::<Vec<_>>(),
-            "player_moves": tally.player_moves, "player_seconds": tally.player_seconds,
-            "seconds": tally.elapsed.as_secs_f64(),
-        }),
-    }
 }
 
 /// The final board of a condensed transcript, as eight rows of `xo.` (None if it does not replay).

@@ -3,11 +3,9 @@
 
 use std::fmt::Write as _;
 
-use serde_json::{Value, json};
-
 use super::grade::{Case, Judgement, Outcome, Program, Summary, Verdict, args_line};
 use super::judge::Judge;
-use crate::runner::{Ending, Limits};
+use crate::runner::Limits;
 
 /// A time in reports: wall time, and CPU time where it was measured.
 fn times(seconds: f64, cpu: Option<f64>) -> String {
@@ -162,71 +160,6 @@ pub fn class_table(programs: &[Program], summaries: &[Summary], judges: &[Judge]
         );
     }
     out
-}
-
-fn ending_fields(ending: &Ending) -> (Value, Value) {
-    match ending {
-        Ending::Exited(code) => (json!(code), Value::Null),
-        Ending::Signalled(signal) => (Value::Null, json!(signal)),
-        _ => (Value::Null, Value::Null),
-    }
-}
-
-/// One JSON object per judgement of an outcome.
-pub fn outcome_json(outcome: &Outcome, case: &Case, program: &Program, limits: &Limits) -> Vec<Value> {
-    let (exit_status, signal) = ending_fields(&outcome.ending);
-    outcome
-        .judgements
-        .iter()
-        .map(|judgement: &Judgement| {
-            let differences: Vec<Value> = judgement
-                .differences
-                .iter()
-                .map(|d| json!({"place": d.place, "expected": d.expected, "actual": d.actual}))
-                .collect();
-            json!({
-                "type": "case",
-                "program": program.name,
-                "case": case.name,
-                "args": case.args,
-                "judge": judgement.judge.name(),
-                "verdict": judgement.verdict.name(),
-                "differences": differences,
-                "total_differences": judgement.total_differences,
-                "marks": judgement.marks,
-                "seconds": outcome.seconds,
-                "cpu_seconds": outcome.cpu_seconds,
-                "ending": outcome.ending.describe(limits),
-                "exit_status": exit_status,
-                "signal": signal,
-                "stderr_tail": outcome.stderr_tail,
-            })
-        })
-        .collect()
-}
-
-/// The summary object of a program.
-pub fn summary_json(program: &Program, summary: &Summary, judges: &[Judge], limits: &Limits) -> Value {
-    let passed: serde_json::Map<String, Value> = judges
-        .iter()
-        .map(|j| (j.name().to_string(), json!(summary.passed.get(j).copied().unwrap_or(0))))
-        .collect();
-    json!({
-        "type": "summary",
-        "program": program.name,
-        "command": program.command_words(),
-        "cases": summary.cases,
-        "passed": passed,
-        "failed": summary.failed,
-        "timeouts": summary.timeouts,
-        "limits": summary.limits,
-        "crashes": summary.crashes,
-        "seconds": summary.seconds,
-        "cpu_seconds": summary.cpu_seconds,
-        "isolated": limits.isolation.is_sandbox(),
-        "isolation": limits.isolation.describe(),
-        "marks": judges.contains(&Judge::Lab5).then_some(summary.marks),
-    })
 }
 
 /// A CSV field, quoted when it holds a comma, a quote or a line break.

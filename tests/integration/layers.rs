@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// The layers, bottom first.
-const LAYERS: [(&str, &[&str]); 6] = [
+const LAYERS: [(&str, &[&str]); 7] = [
     (
         "rules core",
         &[
@@ -18,6 +18,7 @@ const LAYERS: [(&str, &[&str]); 6] = [
     ("evaluation and search", &["stability", "eval", "patterns", "search"]),
     ("players", &["strategy", "programs", "matches", "training"]),
     ("course tools and protocols", &["course", "protocol"]),
+    ("outputs", &["json"]),
     ("command line", &["cli"]),
 ];
 

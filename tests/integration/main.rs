@@ -9,6 +9,7 @@ mod endgame;
 mod grade;
 mod graders;
 mod hostile;
+mod json_outputs;
 mod lab_golden;
 mod lab_never_panics;
 mod layers;

@@ -1,0 +1,663 @@
+//! The JSON outputs, one typed struct per object: what a script reading `--json` may rely on
+//! (docs/outputs.md lists them). Each document, a whole output or one line of JSON Lines, opens
+//! with its `format` and `version`; a version changes only when a field changes meaning or goes.
+//! The game log (`crate::log`) is the one JSON format that is also read back, and lives with its
+//! reader.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::course::class_report::StudentTest;
+use crate::course::grade::{Case, Outcome, Program, Summary};
+use crate::course::judge::Judge;
+use crate::course::moderator::{GameLine, Lab4Config, Lab4Tally};
+use crate::course::tournament::Standing;
+use crate::matches::{MatchReport, SideTotals};
+use crate::runner::{Ending, Limits, Timing};
+use crate::search::analysis::{AnalysedMove, MoveValue, Verdict};
+use crate::strategy::StrategySpec;
+use crate::value::Value;
+
+/// An object that is a whole document: it names its format and version.
+pub trait Document: Serialize {
+    const FORMAT: &'static str;
+    const VERSION: u32 = 1;
+}
+
+#[derive(Serialize)]
+struct Tagged<'a, T> {
+    format: &'static str,
+    version: u32,
+    #[serde(flatten)]
+    body: &'a T,
+}
+
+/// `document` as one line of JSON, its format and version first, ended by a line break.
+pub fn line<T: Document>(document: &T) -> String {
+    let tagged = Tagged {
+        format: T::FORMAT,
+        version: T::VERSION,
+        body: document,
+    };
+    // Only maps with keys that are not strings fail to serialize; these structs have none.
+    serde_json::to_string(&tagged).expect("an output struct serializes") + "\n"
+}
+
+/// A value as every output gives it: its number, in `unit`, and how far it is known.
+#[derive(Serialize)]
+pub struct ValueFields {
+    pub value: i32,
+    /// `exact`, `proven` (a win or loss found by search), `estimate` or `score`.
+    pub value_kind: &'static str,
+    pub exact: bool,
+    /// Plies searched, when the value comes from a search of fixed depth.
+    pub depth: Option<u32>,
+    /// `discs`, or the evaluation's units for a score.
+    pub unit: &'static str,
+}
+
+impl From<Value> for ValueFields {
+    fn from(value: Value) -> ValueFields {
+        ValueFields {
+            value: value.number(),
+            value_kind: value.kind(),
+            exact: value.is_exact(),
+            depth: value.depth(),
+            unit: value.unit(),
+        }
+    }
+}
+
+/// One move and its value (`analyze`).
+#[derive(Serialize)]
+pub struct MoveJson {
+    #[serde(rename = "move")]
+    pub square: String,
+    #[serde(flatten)]
+    pub value: ValueFields,
+    pub nodes: u64,
+}
+
+impl From<&MoveValue> for MoveJson {
+    fn from(m: &MoveValue) -> MoveJson {
+        MoveJson {
+            square: m.square.to_string(),
+            value: m.value.into(),
+            nodes: m.nodes,
+        }
+    }
+}
+
+/// `analyze POSITION --json`: every move's value, best first.
+#[derive(Serialize)]
+pub struct PositionAnalysis {
+    pub board: String,
+    pub to_move: &'static str,
+    pub empties: u32,
+    pub exact_empties: u32,
+    pub estimate_depth: u32,
+    pub moves: Vec<MoveJson>,
+}
+
+impl Document for PositionAnalysis {
+    const FORMAT: &'static str = "othello-analysis";
+}
+
+/// `analyze GAME --json`: each move of a game against the best.
+#[derive(Serialize)]
+pub struct GameAnalysis {
+    pub black: String,
+    pub white: String,
+    pub transcript: String,
+    pub exact_empties: u32,
+    pub estimate_depth: u32,
+    pub moves: Vec<AnalysedMoveJson>,
+}
+
+impl Document for GameAnalysis {
+    const FORMAT: &'static str = "othello-game-analysis";
+}
+
+#[derive(Serialize)]
+pub struct AnalysedMoveJson {
+    pub number: usize,
+    pub side: &'static str,
+    #[serde(rename = "move")]
+    pub square: String,
+    pub played: ValueFields,
+    pub best: MoveJson,
+    /// Discs lost against the best move.
+    pub loss: i32,
+    /// `good`, `inaccuracy`, `mistake` or `blunder`.
+    pub verdict: &'static str,
+    pub moves: Vec<MoveJson>,
+}
+
+impl From<&AnalysedMove> for AnalysedMoveJson {
+    fn from(entry: &AnalysedMove) -> AnalysedMoveJson {
+        AnalysedMoveJson {
+            number: entry.number,
+            side: entry.side.name(),
+            square: entry.played.to_string(),
+            played: entry.played_value().value.into(),
+            best: (&entry.best()).into(),
+            loss: entry.loss(),
+            verdict: match entry.verdict() {
+                Verdict::Good => "good",
+                other => other.name(),
+            },
+            moves: entry.moves.iter().map(MoveJson::from).collect(),
+        }
+    }
+}
+
+/// `best --json`: the move chosen and what it cost.
+#[derive(Serialize)]
+pub struct BestMove {
+    /// The square's index, -1 for a pass.
+    #[serde(rename = "move")]
+    pub index: i64,
+    pub square: String,
+    pub side: &'static str,
+    /// The value's number, in `unit`; `exact` and `depth` say how far it is known.
+    pub score: Option<i32>,
+    pub value_kind: Option<&'static str>,
+    pub exact: Option<bool>,
+    pub depth: Option<u32>,
+    pub unit: Option<&'static str>,
+    /// The evaluation of a fixed-depth look-ahead, or the strategy that chose.
+    pub eval: Option<&'static str>,
+    pub strategy: Option<String>,
+    pub nodes: u64,
+    pub seconds: f64,
+    pub nodes_per_second: f64,
+}
+
+impl Document for BestMove {
+    const FORMAT: &'static str = "othello-best";
+}
+
+/// `fullgame --json`: a look-ahead game played out.
+#[derive(Serialize)]
+pub struct FullGame {
+    /// Square indices, -1 for a pass.
+    pub moves: Vec<i64>,
+    /// 0 black, 1 white, -1 a draw.
+    pub winner: i64,
+    pub black: u32,
+    pub white: u32,
+    /// The final board, eight rows of 1 black, -1 white, 0 empty (seed 004's board).
+    pub board: [[i8; 8]; 8],
+}
+
+impl Document for FullGame {
+    const FORMAT: &'static str = "othello-fullgame";
+}
+
+/// `perft --json`.
+#[derive(Serialize)]
+pub struct Perft {
+    pub depth: u32,
+    pub leaves: u64,
+    pub seconds: f64,
+}
+
+impl Document for Perft {
+    const FORMAT: &'static str = "othello-perft";
+}
+
+/// `solve --json`: one line per position; the fields after `seconds` only when it was solved.
+#[derive(Serialize)]
+pub struct Solved {
+    pub number: usize,
+    pub empties: u32,
+    pub finished: bool,
+    pub seconds: f64,
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub solution: Option<SolutionJson>,
+}
+
+impl Document for Solved {
+    const FORMAT: &'static str = "othello-solve";
+}
+
+#[derive(Serialize)]
+pub struct SolutionJson {
+    pub side: &'static str,
+    /// Whether the side to move must pass before the line starts.
+    pub pass_first: bool,
+    /// Final disc difference for `side`, empty squares to the winner.
+    pub score: i32,
+    #[serde(rename = "move")]
+    pub best: Option<String>,
+    /// The principal variation, `pass` for a pass.
+    pub pv: Vec<String>,
+    pub nodes: u64,
+    /// The score the OBF file gives, and whether ours and its best move agree with it.
+    pub file_score: Option<i32>,
+    pub score_agrees: Option<bool>,
+    pub move_agrees: Option<bool>,
+}
+
+/// One side of a match.
+#[derive(Serialize)]
+pub struct MatchSide {
+    pub strategy: String,
+    pub moves: u64,
+    pub seconds_per_move: f64,
+    pub nodes_per_move: f64,
+}
+
+impl MatchSide {
+    fn new(spec: &StrategySpec, totals: SideTotals) -> MatchSide {
+        MatchSide {
+            strategy: spec.to_string(),
+            moves: totals.moves,
+            seconds_per_move: totals.ms_per_move() / 1e3,
+            nodes_per_move: totals.nodes_per_move(),
+        }
+    }
+}
+
+/// `match --json`: results from A's side.
+#[derive(Serialize)]
+pub struct Match {
+    pub a: MatchSide,
+    pub b: MatchSide,
+    pub games: u32,
+    pub seed: u64,
+    /// Random plies before each pair of games.
+    pub openings: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    pub points: f64,
+    /// A's discs over all discs at the games' ends.
+    pub disc_share: f64,
+    pub a_discs: u64,
+    pub b_discs: u64,
+    pub forfeits: u32,
+    /// Whether the same command plays the same games again (no timed player).
+    pub reproducible: bool,
+}
+
+impl Document for Match {
+    const FORMAT: &'static str = "othello-match";
+}
+
+impl From<&MatchReport> for Match {
+    fn from(report: &MatchReport) -> Match {
+        let config = &report.config;
+        Match {
+            a: MatchSide::new(&config.a, report.a_totals),
+            b: MatchSide::new(&config.b, report.b_totals),
+            games: config.games,
+            seed: config.seed,
+            openings: config.opening_plies,
+            wins: report.wins,
+            draws: report.draws,
+            losses: report.losses,
+            points: report.points(),
+            disc_share: report.disc_share(),
+            a_discs: report.a_discs,
+            b_discs: report.b_discs,
+            forfeits: report.forfeited,
+            reproducible: config.a.is_reproducible() && config.b.is_reproducible(),
+        }
+    }
+}
+
+/// `tournament --json`: the standings, best first.
+#[derive(Serialize)]
+pub struct Tournament {
+    /// `round robin` or `swiss`, over `rounds` rounds.
+    pub system: &'static str,
+    pub rounds: u32,
+    pub players: Vec<String>,
+    pub games: usize,
+    pub seed: u64,
+    pub reproducible: bool,
+    /// Players left out before the first round, and why.
+    pub left_out: Vec<String>,
+    pub standings: Vec<StandingJson>,
+}
+
+impl Document for Tournament {
+    const FORMAT: &'static str = "othello-tournament";
+}
+
+#[derive(Serialize)]
+pub struct StandingJson {
+    pub rank: usize,
+    pub player: String,
+    pub points: f64,
+    pub games: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    pub forfeits: u32,
+    pub byes: u32,
+    /// Own discs minus the opponents', over all games.
+    pub discs: i64,
+    /// The first forfeits' reasons.
+    pub forfeit_reasons: Vec<ForfeitJson>,
+}
+
+#[derive(Serialize)]
+pub struct ForfeitJson {
+    pub round: u32,
+    pub color: &'static str,
+    pub opponent: String,
+    /// The move it failed at, from 1 (passes counted).
+    #[serde(rename = "move")]
+    pub ply: usize,
+    /// The Lab 4 handout's code, and the tournament server's.
+    pub code: i32,
+    pub server_code: i32,
+    pub failure: String,
+    pub stderr: Option<String>,
+}
+
+impl StandingJson {
+    pub fn new(rank: usize, standing: &Standing, names: &[String]) -> StandingJson {
+        StandingJson {
+            rank,
+            player: names[standing.player].clone(),
+            points: standing.points(),
+            games: standing.games,
+            wins: standing.wins,
+            draws: standing.draws,
+            losses: standing.losses,
+            forfeits: standing.forfeits,
+            byes: standing.byes,
+            discs: standing.discs,
+            forfeit_reasons: standing
+                .forfeit_notes
+                .iter()
+                .map(|n| ForfeitJson {
+                    round: n.round + 1,
+                    color: n.color.name(),
+                    opponent: names[n.opponent].clone(),
+                    ply: n.ply,
+                    code: n.code,
+                    server_code: n.server_code,
+                    failure: n.failure.clone(),
+                    stderr: n.stderr.clone(),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// One game of a Lab 4 test, from the player's side.
+#[derive(Serialize)]
+pub struct Lab4Game {
+    pub game: u32,
+    pub color: &'static str,
+    pub tokens: u32,
+    pub opponent_tokens: u32,
+    pub share: f64,
+    /// Two characters a move, `-1` a pass, the failure's code last when the player failed.
+    pub transcript: String,
+    pub failure: Option<String>,
+    /// The failure's code in the Lab 4 handout's list (-2..-5) and in the tournament server's.
+    pub code: Option<i32>,
+    pub server_code: Option<i32>,
+}
+
+impl From<&GameLine> for Lab4Game {
+    fn from(line: &GameLine) -> Lab4Game {
+        Lab4Game {
+            game: line.number,
+            color: line.color.name(),
+            tokens: line.tokens,
+            opponent_tokens: line.opponent_tokens,
+            share: line.share(),
+            transcript: line.transcript.clone(),
+            failure: line.failure.clone(),
+            code: line.codes.map(|(code, _)| code),
+            server_code: line.codes.map(|(_, server)| server),
+        }
+    }
+}
+
+/// What a Lab 4 test came to: the same for one player and for each student of a class.
+#[derive(Serialize)]
+pub struct Lab4Result {
+    pub played: u32,
+    pub tokens: u64,
+    pub all_tokens: u64,
+    pub share: f64,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    pub forfeits: u32,
+    /// The worst games, lowest share first.
+    pub worst: Vec<Lab4Game>,
+    /// The game whose failure ended the test.
+    pub ended_by: Option<Lab4Game>,
+    pub player_moves: u64,
+    pub player_seconds: f64,
+    pub longest_move_seconds: f64,
+    pub seconds: f64,
+}
+
+impl From<&Lab4Tally> for Lab4Result {
+    fn from(tally: &Lab4Tally) -> Lab4Result {
+        Lab4Result {
+            played: tally.games,
+            tokens: tally.tokens,
+            all_tokens: tally.all_tokens,
+            share: tally.share(),
+            wins: tally.wins,
+            draws: tally.draws,
+            losses: tally.losses,
+            forfeits: tally.forfeits,
+            worst: tally.worst.iter().map(Lab4Game::from).collect(),
+            ended_by: tally.ended_by.as_ref().map(Lab4Game::from),
+            player_moves: tally.player_moves,
+            player_seconds: tally.player_seconds,
+            longest_move_seconds: tally.longest_move,
+            seconds: tally.elapsed.as_secs_f64(),
+        }
+    }
+}
+
+/// `lab4 PLAYER --json`.
+#[derive(Serialize)]
+pub struct Lab4 {
+    pub rules: &'static str,
+    pub player: String,
+    pub opponent: String,
+    pub games: u32,
+    pub seed: u64,
+    #[serde(flatten)]
+    pub result: Lab4Result,
+    /// How the player's time was measured: `cpu` or `wall`.
+    pub player_clock: &'static str,
+    pub reproducible: bool,
+}
+
+impl Document for Lab4 {
+    const FORMAT: &'static str = "othello-lab4";
+}
+
+impl Lab4 {
+    pub fn new(config: &Lab4Config, tally: &Lab4Tally) -> Lab4 {
+        let player_clock = match &config.player {
+            StrategySpec::Program(program) if program.timing() == Timing::Cpu => "cpu",
+            _ => "wall",
+        };
+        Lab4 {
+            rules: config.rules.name(),
+            player: config.player.to_string(),
+            opponent: config.opponent.to_string(),
+            games: config.games,
+            seed: config.seed,
+            result: tally.into(),
+            player_clock,
+            reproducible: config.player.is_reproducible() && config.opponent.is_reproducible(),
+        }
+    }
+}
+
+/// `lab4 --class --json`: one line per student.
+#[derive(Serialize)]
+pub struct Lab4Student {
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    pub student: String,
+    pub player: String,
+    pub rules: &'static str,
+    /// Why the student's program could not play, when it could not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub could_not_play: Option<String>,
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub result: Option<Lab4Result>,
+}
+
+impl Document for Lab4Student {
+    const FORMAT: &'static str = "othello-lab4-class";
+}
+
+impl Lab4Student {
+    pub fn new(test: &StudentTest, rules: crate::programs::rules::Rules) -> Lab4Student {
+        Lab4Student {
+            kind: "student",
+            student: test.name.clone(),
+            player: test.player.clone(),
+            rules: rules.name(),
+            could_not_play: test.result.as_ref().err().cloned(),
+            result: test.result.as_ref().ok().map(Lab4Result::from),
+        }
+    }
+}
+
+/// `grade --json`, a line per program and case and judge (`type` `case`), then one per program
+/// (`type` `summary`).
+#[derive(Serialize)]
+pub struct GradeCase {
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    pub program: String,
+    pub case: String,
+    pub args: Vec<String>,
+    pub judge: &'static str,
+    pub verdict: &'static str,
+    /// The first differences; `total_differences` counts them all.
+    pub differences: Vec<DifferenceJson>,
+    pub total_differences: usize,
+    /// Lab 5's marks, out of 1 (the lab5 judge only).
+    pub marks: Option<f64>,
+    pub seconds: f64,
+    pub cpu_seconds: Option<f64>,
+    /// How the run ended, in words.
+    pub ending: String,
+    pub exit_status: Option<i32>,
+    pub signal: Option<i32>,
+    /// The last lines of stderr of a run that crashed, timed out or failed.
+    pub stderr_tail: Vec<String>,
+}
+
+impl Document for GradeCase {
+    const FORMAT: &'static str = "othello-grade";
+}
+
+#[derive(Serialize)]
+pub struct DifferenceJson {
+    pub place: String,
+    pub expected: String,
+    pub actual: String,
+}
+
+impl GradeCase {
+    /// One object per judgement of `outcome`.
+    pub fn each(outcome: &Outcome, case: &Case, program: &Program, limits: &Limits) -> Vec<GradeCase> {
+        let (exit_status, signal) = match outcome.ending {
+            Ending::Exited(code) => (Some(code), None),
+            Ending::Signalled(signal) => (None, Some(signal)),
+            _ => (None, None),
+        };
+        outcome
+            .judgements
+            .iter()
+            .map(|judgement| GradeCase {
+                kind: "case",
+                program: program.name.clone(),
+                case: case.name.clone(),
+                args: case.args.clone(),
+                judge: judgement.judge.name(),
+                verdict: judgement.verdict.name(),
+                differences: judgement
+                    .differences
+                    .iter()
+                    .map(|d| DifferenceJson {
+                        place: d.place.clone(),
+                        expected: d.expected.clone(),
+                        actual: d.actual.clone(),
+                    })
+                    .collect(),
+                total_differences: judgement.total_differences,
+                marks: judgement.marks,
+                seconds: outcome.seconds,
+                cpu_seconds: outcome.cpu_seconds,
+                ending: outcome.ending.describe(limits),
+                exit_status,
+                signal,
+                stderr_tail: outcome.stderr_tail.clone(),
+            })
+            .collect()
+    }
+}
+
+/// A program's totals in `grade --json`.
+#[derive(Serialize)]
+pub struct GradeSummary {
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    pub program: String,
+    pub command: Vec<String>,
+    pub cases: usize,
+    /// Cases passed, per judge.
+    pub passed: BTreeMap<&'static str, usize>,
+    pub failed: usize,
+    pub timeouts: usize,
+    pub limits: usize,
+    pub crashes: usize,
+    pub seconds: f64,
+    pub cpu_seconds: Option<f64>,
+    /// Whether the runs were sandboxed, and how.
+    pub isolated: bool,
+    pub isolation: String,
+    /// Lab 5's marks over all cases (the lab5 judge only).
+    pub marks: Option<f64>,
+}
+
+impl Document for GradeSummary {
+    const FORMAT: &'static str = "othello-grade";
+}
+
+impl GradeSummary {
+    pub fn new(program: &Program, summary: &Summary, judges: &[Judge], limits: &Limits) -> GradeSummary {
+        GradeSummary {
+            kind: "summary",
+            program: program.name.clone(),
+            command: program.command_words(),
+            cases: summary.cases,
+            passed: judges
+                .iter()
+                .map(|j| (j.name(), summary.passed.get(j).copied().unwrap_or(0)))
+                .collect(),
+            failed: summary.failed,
+            timeouts: summary.timeouts,
+            limits: summary.limits,
+            crashes: summary.crashes,
+            seconds: summary.seconds,
+            cpu_seconds: summary.cpu_seconds,
+            isolated: limits.isolation.is_sandbox(),
+            isolation: limits.isolation.describe(),
+            marks: judges.contains(&Judge::Lab5).then_some(summary.marks),
+        }
+    }
+}
