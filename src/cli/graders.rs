@@ -1,4 +1,4 @@
-//! Tools for graders: `othello diff` (two transcripts compared by a judge) and `othello cases` (lab test
+//! Tools for graders: `othello diff` (two outputs of the lab mode compared by a judge) and `othello cases` (lab test
 //! cases from random legal games, written as a whole set or not at all).
 
 use std::path::{Path, PathBuf};
@@ -32,7 +32,7 @@ pub struct DiffArgs {
 fn read_input(path: &Path, stdin_taken: &mut bool) -> Result<String> {
     if path.as_os_str() == "-" {
         if *stdin_taken {
-            bail!("bad argument \"-\": only one of the two transcripts can come from stdin");
+            bail!("bad argument \"-\": only one of the two outputs can come from stdin");
         }
         *stdin_taken = true;
         let bytes = crate::files::read_limited(std::io::stdin(), Path::new("stdin"), crate::files::MAX_FILE_BYTES)?;
@@ -72,7 +72,7 @@ pub fn run_diff(args: DiffArgs) -> Result<()> {
         }
     ));
     write_stdout(&report)?;
-    Err(Refused(anyhow!("the transcripts differ (judge {judge})")).into())
+    Err(Refused(anyhow!("the outputs differ (judge {judge})")).into())
 }
 
 #[derive(Args, Debug)]

@@ -39,10 +39,10 @@ pub struct MatchArgs {
     /// Print one JSON object
     #[arg(long)]
     json: bool,
-    /// Write a line for each game as it finishes, then the report, to this file (a stopped match
+    /// Record a line for each game as it finishes, then the report, to this file (a stopped match
     /// keeps the lines of the games it finished)
-    #[arg(long, value_name = "FILE")]
-    transcript: Option<PathBuf>,
+    #[arg(long, value_name = "FILE", alias = "transcript")]
+    record: Option<PathBuf>,
     #[command(flatten)]
     clock: super::ClockArgs,
 }
@@ -61,21 +61,21 @@ pub fn run(args: MatchArgs) -> Result<()> {
             config.a.files().into_iter().chain(config.b.files()),
         )
         .output("--log", args.log.as_deref())
-        .output("--transcript", args.transcript.as_deref())
+        .output("--record", args.record.as_deref())
         .check()?;
     let mut log = MatchLog::open(args.log.as_deref())?;
-    let mut transcript = args.transcript.as_deref().map(Output::open_stream).transpose()?;
-    let mut transcript_error = None;
+    let mut record = args.record.as_deref().map(Output::open_stream).transpose()?;
+    let mut record_error = None;
     let threads = super::threads_or_cores(args.threads);
     let progress = Progress::new(args.games as usize, "games");
     let (a, b) = (config.a.to_string(), config.b.to_string());
     let report = play_match(config, threads, |played| {
         progress.tick();
         log.add(played, &a, &b);
-        if let Some(output) = &mut transcript
-            && transcript_error.is_none()
+        if let Some(output) = &mut record
+            && record_error.is_none()
         {
-            transcript_error = output.append(&game_line(played, &a, &b)).err();
+            record_error = output.append(&game_line(played, &a, &b)).err();
         }
     });
     progress.finish();
@@ -85,10 +85,10 @@ pub fn run(args: MatchArgs) -> Result<()> {
     } else {
         text_report(&report)
     };
-    if let Some(error) = transcript_error {
+    if let Some(error) = record_error {
         return Err(error);
     }
-    if let Some(output) = transcript {
+    if let Some(output) = record {
         output.finish(&text)?;
     }
     write_stdout(&text)

@@ -80,7 +80,7 @@ enum Command {
     /// Write lab test cases (arguments and expected output) drawn from random legal games
     #[command(allow_negative_numbers = true)]
     Cases(graders::CasesArgs),
-    /// Compare two lab transcripts, byte for byte or as the course's graders read them
+    /// Compare two outputs of the lab mode, byte for byte or as the course's graders read them
     #[command(allow_negative_numbers = true)]
     Diff(graders::DiffArgs),
     /// Run a program, or a whole class, over a folder of lab cases and judge every output

@@ -1,7 +1,7 @@
 //! `othello play`: a person against the computer (or any two players) in the terminal, from the
 //! start, a board or a transcript; with move numbers, undo and redo, hints valued by the analysis,
-//! announced passes, the computer's statistics, an optional game log, and an optional console
-//! transcript written as the game goes.
+//! announced passes, the computer's statistics, an optional game log, and an optional record of
+//! the console written as the game goes.
 
 use std::io::{BufRead, IsTerminal};
 use std::path::PathBuf;
@@ -67,9 +67,9 @@ pub struct PlayArgs {
     /// Write the game as JSON, kept current after every move
     #[arg(long, value_name = "FILE")]
     log: Option<PathBuf>,
-    /// Write what the console shows to this file as the game goes (a stopped game keeps it)
-    #[arg(long, value_name = "FILE")]
-    transcript: Option<PathBuf>,
+    /// Record what the console shows to this file as the game goes (a stopped game keeps it)
+    #[arg(long, value_name = "FILE", alias = "transcript")]
+    record: Option<PathBuf>,
     /// Start from this position (BOARD [TOKEN] as in the lab mode) and/or after these moves
     #[command(flatten)]
     position: super::lookahead::PositionArgs,
@@ -92,9 +92,9 @@ const THINKING_NOTICE: std::time::Duration = std::time::Duration::from_millis(25
 /// How many moves a hint shows.
 const HINT_MOVES: usize = 3;
 
-/// What the console shows, also written to the --transcript file as it goes.
+/// What the console shows, also written to the --record file as it goes.
 struct Console {
-    transcript: Option<Output>,
+    record: Option<Output>,
 }
 
 impl Console {
@@ -102,10 +102,10 @@ impl Console {
         if text.is_empty() {
             return Ok(());
         }
-        // The transcript first: a transcript that cannot be written stops the game before the
+        // The record first: a record that cannot be written stops the game before the
         // console shows anything more.
-        if let Some(transcript) = &mut self.transcript {
-            transcript.append(text)?;
+        if let Some(record) = &mut self.record {
+            record.append(text)?;
         }
         write_stdout(text)
     }
@@ -126,13 +126,13 @@ pub fn run(args: PlayArgs) -> Result<()> {
     super::output::Files::new()
         .inputs("the player's file", programs)
         .output("--log", args.log.as_deref())
-        .output("--transcript", args.transcript.as_deref())
+        .output("--record", args.record.as_deref())
         .check()?;
     // The log is opened before the game and kept current after every turn: a game left by Ctrl-C,
     // or by input that cannot be read, keeps every move made so far.
     let mut log = args.log.as_deref().map(Output::open).transpose()?;
     let mut console = Console {
-        transcript: args.transcript.as_deref().map(Output::open_stream).transpose()?,
+        record: args.record.as_deref().map(Output::open_stream).transpose()?,
     };
     let mut logged_turns = None;
     let mut strategies: Vec<Option<Box<dyn Strategy>>> = players
@@ -205,8 +205,8 @@ pub fn run(args: PlayArgs) -> Result<()> {
                 }
                 // A line that is not text is read as far as it goes; it will not be a move.
                 let line = String::from_utf8_lossy(&bytes);
-                if let Some(transcript) = &mut console.transcript {
-                    transcript.append(&format!("{}\n", line.trim_end()))?;
+                if let Some(record) = &mut console.record {
+                    record.append(&format!("{}\n", line.trim_end()))?;
                 }
                 match line.trim() {
                     "" => {}
@@ -283,8 +283,8 @@ pub fn run(args: PlayArgs) -> Result<()> {
     }
     out += &format!("Transcript: {}\n", transcript::format(&game));
     console.show(&out)?;
-    if let Some(transcript) = console.transcript {
-        transcript.finish("")?;
+    if let Some(record) = console.record {
+        record.finish("")?;
     }
     Ok(())
 }

@@ -167,10 +167,10 @@ fn unknown_strategies_are_bad_arguments() {
         .stderr(predicates::str::contains("unknown strategy \"alphabeta:4:pieces\""));
 }
 
-/// Issue 12: `match --transcript` writes a line for each game as it finishes, with a transcript
+/// Issue 12: `match --record` writes a line for each game as it finishes, with a transcript
 /// that plays back to the discs it gives, then the report that stdout shows.
 #[test]
-fn match_transcripts_hold_a_line_per_game_and_the_report() {
+fn match_records_hold_a_line_per_game_and_the_report() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("match.txt");
     let output = common::othello([
@@ -179,7 +179,7 @@ fn match_transcripts_hold_a_line_per_game_and_the_report() {
         "random",
         "--games",
         "3",
-        "--transcript",
+        "--record",
         file.to_str().unwrap(),
     ])
     .output()
@@ -199,4 +199,32 @@ fn match_transcripts_hold_a_line_per_game_and_the_report() {
         kept[kept.find("greedy vs random").unwrap()..],
         *String::from_utf8_lossy(&output.stdout)
     );
+}
+
+/// `--record` was called `--transcript` (a word that means a move list everywhere else): scripts
+/// that still say `--transcript` get the same file.
+#[test]
+fn the_old_transcript_option_still_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let (old, new) = (dir.path().join("old.txt"), dir.path().join("new.txt"));
+    for (option, file) in [("--transcript", &old), ("--record", &new)] {
+        common::othello([
+            "match",
+            "greedy",
+            "weighted",
+            "--games",
+            "2",
+            option,
+            file.to_str().unwrap(),
+        ])
+        .assert()
+        .success();
+    }
+    let (old, new) = (
+        std::fs::read_to_string(old).unwrap(),
+        std::fs::read_to_string(new).unwrap(),
+    );
+    let games = |text: &str| text.lines().take(2).map(str::to_string).collect::<Vec<_>>();
+    assert!(old.starts_with("game 1: "), "{old}");
+    assert_eq!(games(&old), games(&new));
 }

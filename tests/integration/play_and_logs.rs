@@ -170,7 +170,7 @@ fn corrupt_logs_are_reported_with_their_line() {
 }
 
 /// Issue 12: a game started from a transcript, hints with values, undo and redo that say what they
-/// did, move numbers and the moves so far, and a console transcript that holds what was shown.
+/// did, move numbers and the moves so far, and a record of the console that holds what was shown.
 #[test]
 fn play_starts_from_a_transcript_and_hints_give_values() {
     let dir = tempfile::tempdir().unwrap();
@@ -183,7 +183,7 @@ fn play_starts_from_a_transcript_and_hints_give_values() {
         "greedy",
         "--white",
         "human",
-        "--transcript",
+        "--record",
         console.to_str().unwrap(),
     ])
     .write_stdin("hint\nd3\nundo\nredo\nredo\nquit\n")
@@ -200,7 +200,7 @@ fn play_starts_from_a_transcript_and_hints_give_values() {
     assert!(stdout.contains("There is nothing to redo."));
     assert!(stdout.contains("No log was kept (--log FILE keeps one)."));
     assert!(stdout.contains("Transcript: f5d6c3d3"), "{stdout}");
-    // The console transcript: everything shown, with the lines typed after their prompts.
+    // The record: everything shown, with the lines typed after their prompts.
     let kept = std::fs::read_to_string(&console).unwrap();
     assert_eq!(
         kept.replace("> hint\n", "> ")

@@ -398,12 +398,12 @@ fn temporaries(dir: &std::path::Path) -> Vec<String> {
 }
 
 #[test]
-fn a_match_stopped_even_by_sigkill_keeps_every_finished_game_in_its_log_and_transcript() {
+fn a_match_stopped_even_by_sigkill_keeps_every_finished_game_in_its_log_and_record() {
     let dir = tempfile::tempdir().unwrap();
     for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGKILL] {
         let log = dir.path().join(format!("games-{signal}.jsonl"));
-        let transcript = dir.path().join(format!("transcript-{signal}.txt"));
-        std::fs::write(&transcript, "OLD\n").unwrap();
+        let record = dir.path().join(format!("record-{signal}.txt"));
+        std::fs::write(&record, "OLD\n").unwrap();
         let mut child = common::spawn(
             common::othello_std()
                 .args([
@@ -417,8 +417,8 @@ fn a_match_stopped_even_by_sigkill_keeps_every_finished_game_in_its_log_and_tran
                     "--log",
                 ])
                 .arg(&log)
-                .arg("--transcript")
-                .arg(&transcript)
+                .arg("--record")
+                .arg(&record)
                 .stdout(std::process::Stdio::null()),
         );
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
@@ -437,9 +437,9 @@ fn a_match_stopped_even_by_sigkill_keeps_every_finished_game_in_its_log_and_tran
         let whole = kept.lines().count();
         assert!(whole >= 20, "signal {signal}: {whole} games kept");
         common::othello(["replay", log.to_str().unwrap()]).assert().success();
-        let transcript = std::fs::read_to_string(&transcript).unwrap();
-        assert!(transcript.starts_with("game 1: "), "signal {signal}: {transcript:.40}");
-        assert!(transcript.lines().count() >= 20, "signal {signal}");
+        let record = std::fs::read_to_string(&record).unwrap();
+        assert!(record.starts_with("game 1: "), "signal {signal}: {record:.40}");
+        assert!(record.lines().count() >= 20, "signal {signal}");
     }
 }
 
@@ -784,7 +784,7 @@ fn an_output_that_is_an_input_or_another_output_is_refused_and_nothing_is_touche
         "random",
         "--log",
         &path("X"),
-        "--transcript",
+        "--record",
         &path("./X"),
     ])
     .assert()
@@ -934,7 +934,7 @@ fn play_writes_its_log_through_special_files_or_fails() {
         .unwrap();
     assert!(!log["moves"].as_array().unwrap().is_empty());
 
-    for option in ["--log", "--transcript"] {
+    for option in ["--log", "--record"] {
         let output = common::othello(["play", "--black", "random", "--white", "random", option, "/dev/full"])
             .write_stdin("")
             .output()
@@ -944,8 +944,8 @@ fn play_writes_its_log_through_special_files_or_fails() {
             String::from_utf8_lossy(&output.stderr).contains("cannot write /dev/full: No space left on device"),
             "{option}"
         );
-        if option == "--transcript" {
-            assert_eq!(output.stdout, b"", "nothing shown before the transcript failed");
+        if option == "--record" {
+            assert_eq!(output.stdout, b"", "nothing shown before the record failed");
         }
     }
 }
