@@ -3,6 +3,7 @@
 //! FFO suite's known scores.
 
 use crate::common;
+use serde_json::Value;
 
 use othello::rng::SeededRng;
 use othello::search::endgame::Solver;
@@ -275,4 +276,122 @@ fn regression_near_wipe_outs_the_striding_tests_still_find_the_exact_score() {
         assert_eq!(flipped.score, exhaustive(board.pass()), "{:?}", board.pass());
         checked += 1;
     }
+}
+
+#[test]
+fn solve_time_limits_out_of_range_are_refused_not_a_panic() {
+    for value in ["1e19", "1e20", "-1", "0", "nan", "inf"] {
+        common::othello(["solve", "--time-limit", value, &common::blocked_board(), "x"])
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicates::str::contains("seconds"));
+    }
+    common::othello([
+        "solve",
+        "--time-limit",
+        "1e19",
+        "--obf",
+        "fixtures/ffo/fforum-40-59.obf",
+    ])
+    .assert()
+    .code(2);
+}
+
+#[test]
+fn solve_answers_for_the_side_asked_even_one_that_must_pass() {
+    let board = common::blocked_board();
+    let output = common::othello(["solve", &board, "o", "--json"]).output().unwrap();
+    let o: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let output = common::othello(["solve", &board, "x", "--json"]).output().unwrap();
+    let x: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        (o["side"].as_str(), o["pass_first"].as_bool()),
+        (Some("white"), Some(true))
+    );
+    assert_eq!(
+        (x["side"].as_str(), x["pass_first"].as_bool()),
+        (Some("black"), Some(false))
+    );
+    assert_eq!(o["score"].as_i64().unwrap(), -x["score"].as_i64().unwrap());
+    assert_eq!(o["pv"][0], "pass");
+    common::othello(["solve", &board, "o"])
+        .assert()
+        .success()
+        .stdout(predicates::str::starts_with(
+            "score -42 for o (white), which must pass first",
+        ));
+}
+
+#[test]
+fn unfinished_solves_exit_1_with_a_board_and_with_obf_and_the_start_position_needs_a_limit() {
+    // 40 empty squares: the most solve tries, and only with a limit.
+    let far = "f5d6c3d3c4f4f6f3e6e7f7c5b6g6e3e2f1d2g4g5";
+    common::othello(["solve", "--time-limit", "0.01", "--moves", far])
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains("not solved within the time limit"));
+    common::othello([
+        "solve",
+        "--time-limit",
+        "0.01",
+        "--obf",
+        "fixtures/ffo/fforum-40-59.obf",
+    ])
+    .assert()
+    .code(1)
+    .stdout(predicates::str::contains("unfinished"));
+    common::othello(["solve"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("60 empty squares"));
+}
+
+#[test]
+fn an_obf_file_with_a_byte_order_mark_reads_like_one_without() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string("fixtures/ffo/fforum-40-59.obf").unwrap();
+    let first = text
+        .lines()
+        .find(|l| !l.starts_with('%') && !l.trim().is_empty())
+        .unwrap();
+    let path = dir.path().join("bom.obf");
+    std::fs::write(&path, format!("\u{feff}{first}\n")).unwrap();
+    common::othello(["solve", "--obf", path.to_str().unwrap(), "--first-number", "40"])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("#40  20 empties: score +38 (ok)"));
+}
+
+/// FFO #40 (20 empties, black to move) in the lab's board form.
+const FFO_40: &str = "o..oooox.ooooooxooxxoooxooxoooxxooooooxx...oooox....o..x........";
+
+#[test]
+fn regression_14_lab5_with_many_empties_comes_from_the_solver() {
+    // The fixed-depth alpha-beta took more than a minute here; the solver takes about a second.
+    let output = common::othello([FFO_40, "x", "--lab5", "--holes", "64"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let expected_line = "Min score: 38; move sequence: \
+        [63, -1, 40, 62, 58, 60, 59, -1, 56, 54, 53, 42, 61, 51, 57, 50, 48, 49, 41, -1, 2, 1, 8]";
+    assert!(
+        stdout.ends_with(&format!("My preferred move is: 8\n{expected_line}\n")),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn regression_12_an_unfinished_solve_stops_at_its_node_limit() {
+    // The solver checked its limits only when its node count landed exactly on a multiple of
+    // 4,096, which the small searches' counting mostly stepped over: a limit ran tens of thousands
+    // of nodes late. FFO #40 needs 23.5 million nodes; stopped at 100,000 it must stop near there.
+    use othello::search::endgame::Solver;
+    let (black, white) = othello::notation::lab_board::parse(FFO_40).unwrap();
+    let board = othello::Position::from_discs(black, white, othello::Color::Black).board;
+    let mut solver = Solver::with_table_bits(16);
+    solver.set_node_limit(Some(100_000));
+    assert!(solver.solve(board).is_err());
+    assert!(solver.nodes() < 100_000 + 4_096 + 64, "{} nodes", solver.nodes());
 }

@@ -486,3 +486,92 @@ fn the_tolerant_judge_reads_the_exit_status_where_no_board_is_expected() {
         assert_eq!(first["verdict"], verdict, "exit {status}: {first}");
     }
 }
+
+#[test]
+fn cases_that_cannot_be_written_leave_nothing_half_made() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = dir.path().join("cases");
+    // Files may hold 4 kB at most: a whole game's transcript is longer, so a write fails midway.
+    let script = format!(
+        "trap '' XFSZ; ulimit -f 8; exec {} cases --count 200 {}",
+        assert_cmd::cargo::cargo_bin("othello").display(),
+        cases.display()
+    );
+    let output = std::process::Command::new("sh").args(["-c", &script]).output().unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(!cases.exists(), "no case folder");
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "and nothing beside it"
+    );
+}
+
+#[test]
+fn a_case_folder_with_a_special_dangling_or_impossible_file_is_refused_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = dir.path().join("cases");
+    common::othello(["cases", cases.to_str().unwrap(), "--count", "2"])
+        .assert()
+        .success();
+    let file = |name: &str| cases.join(name);
+    let grade = || {
+        let mut command = common::othello(["grade", cases.to_str().unwrap(), "--", &common::othello_path()]);
+        command.timeout(std::time::Duration::from_secs(30));
+        command
+    };
+    let out = std::fs::read(file("case-001.out")).unwrap();
+    std::fs::remove_file(file("case-001.out")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", file("case-001.out")).unwrap();
+    grade().assert().code(2).stderr(predicates::str::contains(
+        "case-001.out: it is a device, not a regular file",
+    ));
+    std::fs::remove_file(file("case-001.out")).unwrap();
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(file("case-001.out"))
+            .status()
+            .unwrap()
+            .success()
+    );
+    grade()
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("case-001.out: it is a FIFO"));
+    std::fs::remove_file(file("case-001.out")).unwrap();
+    std::fs::write(file("case-001.out"), out).unwrap();
+
+    std::os::unix::fs::symlink("nowhere.args", file("case-003.args")).unwrap();
+    grade().assert().code(2).stderr(predicates::str::contains(
+        "case-003.args: a link to a file that does not exist",
+    ));
+    std::fs::remove_file(file("case-003.args")).unwrap();
+
+    for status in ["256", "-1"] {
+        std::fs::write(file("case-001.status"), status).unwrap();
+        grade().assert().code(2).stderr(predicates::str::contains(format!(
+            "case-001.status: \"{status}\" is not an exit status"
+        )));
+    }
+    std::fs::remove_file(file("case-001.status")).unwrap();
+
+    let args = std::fs::read(file("case-002.args")).unwrap();
+    std::fs::write(file("case-002.args"), b"a\0b\n").unwrap();
+    grade()
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("case-002.args: an argument holds a NUL byte"));
+    let many: String = (0..200_000).map(|n| format!("{n}\n")).collect();
+    std::fs::write(file("case-002.args"), many).unwrap();
+    grade()
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("case-002.args: 200000 arguments"));
+    std::fs::write(file("case-002.args"), args).unwrap();
+    grade().assert().success();
+}

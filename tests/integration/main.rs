@@ -4,8 +4,11 @@
 mod common;
 
 mod analyze;
+mod cli;
 mod docs_examples;
 mod endgame;
+mod engine;
+mod files;
 mod grade;
 mod graders;
 mod hostile;
@@ -18,7 +21,6 @@ mod perft;
 mod play_and_logs;
 mod players;
 mod protocols;
-mod reliability;
 mod rules_against_mailbox;
 mod sandbox;
 mod search_equivalence;

@@ -228,3 +228,125 @@ fn the_old_transcript_option_still_records() {
     assert!(old.starts_with("game 1: "), "{old}");
     assert_eq!(games(&old), games(&new));
 }
+
+/// The resident memory of a process, in kB.
+fn resident_kb(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let line = status.lines().find(|l| l.starts_with("VmRSS:")).unwrap();
+    line.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+#[test]
+fn a_match_of_four_billion_games_streams_in_bounded_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("games.jsonl");
+    let mut child = common::Running(
+        common::othello_std()
+            .args([
+                "match",
+                "random",
+                "random",
+                "--games",
+                "4294967295",
+                "--threads",
+                "1",
+                "--log",
+            ])
+            .arg(&log)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let early = resident_kb(child.id());
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let late = resident_kb(child.id());
+    assert!(child.try_wait().unwrap().is_none(), "still playing, not aborted");
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(late < 64 * 1024, "{late} kB resident");
+    assert!(late < early + 8 * 1024, "memory grew from {early} kB to {late} kB");
+}
+
+/// The names in a folder that look like temporary files.
+fn temporaries(dir: &std::path::Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".tmp") || name.starts_with(".othello"))
+        .collect()
+}
+
+#[test]
+fn a_match_stopped_even_by_sigkill_keeps_every_finished_game_in_its_log_and_record() {
+    let dir = tempfile::tempdir().unwrap();
+    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGKILL] {
+        let log = dir.path().join(format!("games-{signal}.jsonl"));
+        let record = dir.path().join(format!("record-{signal}.txt"));
+        std::fs::write(&record, "OLD\n").unwrap();
+        let mut child = common::spawn(
+            common::othello_std()
+                .args([
+                    "match",
+                    "random",
+                    "random",
+                    "--games",
+                    "4000000000",
+                    "--threads",
+                    "1",
+                    "--log",
+                ])
+                .arg(&log)
+                .arg("--record")
+                .arg(&record)
+                .stdout(std::process::Stdio::null()),
+        );
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        while std::fs::read_to_string(&log).map_or(0, |t| t.lines().count()) < 20 {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "signal {signal}: the log did not grow"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        unsafe { libc::kill(child.id() as i32, signal) };
+        child.wait().unwrap();
+        assert_eq!(temporaries(dir.path()), Vec::<String>::new(), "signal {signal}");
+        let kept = std::fs::read_to_string(&log).unwrap();
+        // Every line is a whole game; a line cut by the kill would fail the replay.
+        let whole = kept.lines().count();
+        assert!(whole >= 20, "signal {signal}: {whole} games kept");
+        common::othello(["replay", log.to_str().unwrap()]).assert().success();
+        let record = std::fs::read_to_string(&record).unwrap();
+        assert!(record.starts_with("game 1: "), "signal {signal}: {record:.40}");
+        assert!(record.lines().count() >= 20, "signal {signal}");
+    }
+}
+
+#[test]
+fn outputs_are_checked_before_any_game_is_played() {
+    let started = std::time::Instant::now();
+    common::othello([
+        "match",
+        "random",
+        "random",
+        "--games",
+        "100000",
+        "--log",
+        "/no/such/dir/x.jsonl",
+    ])
+    .assert()
+    .code(2)
+    .stdout("")
+    .stderr(predicates::str::contains("cannot write /no/such/dir/x.jsonl"));
+    common::othello(["play", "--log", "/no/such/dir/g.json"])
+        .write_stdin("d3\n")
+        .assert()
+        .code(2)
+        .stdout("");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(5),
+        "nothing was played first"
+    );
+}

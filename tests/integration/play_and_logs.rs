@@ -227,3 +227,138 @@ fn replay_shows_a_game_board_by_board() {
     assert!(text.contains("3  . * O x . . . ."), "{text}");
     assert!(text.ends_with("x 3, o 3, unfinished; 2 moves and 0 passes, all legal\n"));
 }
+
+#[test]
+fn play_keeps_its_log_current_when_input_is_not_text_or_the_game_is_left() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("game.json");
+    common::othello(["play", "--log", log.to_str().unwrap()])
+        .write_stdin(b"d3\n\xff\xfe\n".to_vec())
+        .assert()
+        .success();
+    let replayed = common::othello(["replay", log.to_str().unwrap()]).output().unwrap();
+    assert!(
+        String::from_utf8_lossy(&replayed.stdout).contains("2 moves"),
+        "d3 and the reply were kept"
+    );
+
+    // Left by a signal mid-game: the moves made so far are in the log already.
+    let log = dir.path().join("left.json");
+    let mut child = common::Running(
+        common::othello_std()
+            .args(["play", "--log"])
+            .arg(&log)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    use std::io::Write as _;
+    child.stdin.as_mut().unwrap().write_all(b"d3\n").unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !std::fs::read_to_string(&log).is_ok_and(|t| t.contains("\"d3\"") && t.matches("\"side\"").count() >= 2) {
+        assert!(std::time::Instant::now() < deadline, "the log never showed the moves");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    child.wait().unwrap();
+    common::othello(["replay", log.to_str().unwrap()]).assert().success();
+}
+
+#[test]
+fn play_writes_its_log_through_special_files_or_fails() {
+    let output = common::othello(["play", "--black", "random", "--white", "random", "--log", "/dev/stdout"])
+        .write_stdin("")
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let log_start = stdout.find("{\n").expect("the log is on stdout");
+    let log: Value = serde_json::Deserializer::from_str(&stdout[log_start..])
+        .into_iter()
+        .next()
+        .unwrap()
+        .unwrap();
+    assert!(!log["moves"].as_array().unwrap().is_empty());
+
+    for option in ["--log", "--record"] {
+        let output = common::othello(["play", "--black", "random", "--white", "random", option, "/dev/full"])
+            .write_stdin("")
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{option}");
+        assert!(
+            String::from_utf8_lossy(&output.stderr).contains("cannot write /dev/full: No space left on device"),
+            "{option}"
+        );
+        if option == "--record" {
+            assert_eq!(output.stdout, b"", "nothing shown before the record failed");
+        }
+    }
+}
+
+#[test]
+fn game_logs_carry_each_board_and_the_flips_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let (log, mut game) = common::logged_match(dir.path());
+    let first = &game["moves"][0];
+    assert_eq!(first["board"].as_str().unwrap().len(), 64);
+    assert_eq!(
+        first["flipped_names"].as_array().unwrap().len(),
+        first["flipped"].as_array().unwrap().len()
+    );
+    assert!(first["flipped_names"][0].as_str().unwrap().len() == 2, "{first}");
+    // A board that is not the one the moves give is caught.
+    let board = game["moves"][3]["board"].as_str().unwrap().replacen('.', "x", 1);
+    game["moves"][3]["board"] = Value::String(board);
+    std::fs::write(&log, format!("{game}\n")).unwrap();
+    common::othello(["replay", log.to_str().unwrap()])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("turn 4: the board after it is"));
+}
+
+#[test]
+fn logged_values_carry_their_kind_and_replay_reads_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let (log, text) = common::logged_games(dir.path(), "engine:nodes=20000", "alphabeta:3:weights");
+    let mut kinds = std::collections::BTreeSet::new();
+    for line in text.lines() {
+        let game: Value = serde_json::from_str(line).unwrap();
+        for turn in game["moves"].as_array().unwrap() {
+            if let Some(kind) = turn.get("value_kind") {
+                kinds.insert(kind.as_str().unwrap().to_string());
+                assert!(turn["depth"].is_u64(), "{turn}");
+                assert_eq!(turn["exact"], Value::from(kind == "exact"), "{turn}");
+            }
+        }
+    }
+    // The engine ends every game with exact values, and estimates before; the seed strategy scores.
+    assert!(
+        kinds.contains("exact") && kinds.contains("estimate") && kinds.contains("score"),
+        "{kinds:?}"
+    );
+    common::othello(["replay", log.to_str().unwrap()]).assert().success();
+    // A value whose kind is unknown is a broken log.
+    std::fs::write(&log, text.replacen("\"estimate\"", "\"guess\"", 1)).unwrap();
+    common::othello(["replay", log.to_str().unwrap()])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("is not a value"));
+}
+
+#[test]
+fn a_log_whose_last_line_a_kill_cut_off_replays_without_that_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let (log, text) = common::logged_games(dir.path(), "random", "greedy");
+    std::fs::write(&log, &text[..text.len() - 100]).unwrap();
+    let output = common::othello(["replay", log.to_str().unwrap()]).output().unwrap();
+    assert!(output.status.success(), "{output:?}");
+    assert!(String::from_utf8_lossy(&output.stderr).contains("line 2 is cut off"));
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(stdout.contains("all legal") && !stdout.contains("line 2"), "{stdout}");
+    // A line cut in the middle of the file is an error, not a game to leave out.
+    let lines: Vec<&str> = text.lines().collect();
+    std::fs::write(&log, format!("{}\n{}\n", &lines[0][..50], lines[1])).unwrap();
+    common::othello(["replay", log.to_str().unwrap()]).assert().code(2);
+}

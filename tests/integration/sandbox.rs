@@ -236,3 +236,43 @@ fn sigterm_during_lab4_match_or_tournament_leaves_no_player_running() {
         }
     }
 }
+
+#[test]
+fn a_test_child_dies_with_its_test_however_the_test_ends() {
+    // A test that fails between spawning and killing its child: the thread ends by a panic.
+    let started = std::thread::spawn(|| {
+        let child = common::othello_std()
+            .args(["match", "random", "random", "--games", "4000000000", "--threads", "1"])
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let pid = child.id() as libc::pid_t;
+        std::mem::forget(child);
+        std::panic::panic_any(pid);
+    })
+    .join();
+    let pid = *started.unwrap_err().downcast::<libc::pid_t>().unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let mut status = 0;
+        // SAFETY: waitpid on our own child, with a valid pointer.
+        if unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) } == pid {
+            assert!(libc::WIFSIGNALED(status) && libc::WTERMSIG(status) == libc::SIGKILL);
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "the match outlived its test");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+
+    // A guard that goes out of scope kills and reaps its child.
+    let pid = {
+        let running = common::spawn(
+            common::othello_std()
+                .args(["match", "random", "random", "--games", "4000000000"])
+                .stdout(std::process::Stdio::null()),
+        );
+        running.id() as libc::pid_t
+    };
+    // SAFETY: kill with signal 0 only asks whether the process exists.
+    assert_eq!(unsafe { libc::kill(pid, 0) }, -1, "reaped and gone");
+}

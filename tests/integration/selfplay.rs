@@ -228,3 +228,27 @@ fn probcut_fits_its_spread_on_self_play_positions_the_same_on_any_thread_count()
         .code(2)
         .stderr(predicates::str::contains("cannot read"));
 }
+
+#[test]
+fn a_shrinkage_that_would_write_nan_weights_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("d.txt");
+    let out = dir.path().join("w.bin");
+    common::othello(["selfplay", data.to_str().unwrap(), "--games", "2", "--player", "greedy"])
+        .assert()
+        .success();
+    for value in ["NaN", "-1", "inf", "1e30"] {
+        common::othello([
+            "train",
+            data.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--shrinkage",
+            value,
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(format!("\"{value}\" is not a shrinkage")));
+    }
+    assert!(!out.exists(), "no weights written");
+}

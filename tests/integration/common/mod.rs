@@ -116,3 +116,20 @@ pub fn processes_with(marker: &str) -> Vec<String> {
         .filter(|cmdline| cmdline.contains(marker))
         .collect()
 }
+
+/// The fixture board where parity names o, o cannot move, and x can.
+pub fn blocked_board() -> String {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/lab/default-token-passes-when-blocked.args");
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap()
+        .to_string()
+}
+
+/// The othello binary's path, for commands that run it as the program graded.
+pub fn othello_path() -> String {
+    assert_cmd::cargo::cargo_bin("othello").display().to_string()
+}

@@ -1,0 +1,189 @@
+//! What every command keeps to: one short error line naming the bad value and the range, help and
+//! version anywhere, singular counts of one, the same default side, and requests that could never
+//! finish refused up front.
+
+use crate::common;
+use predicates::prelude::*;
+use serde_json::Value;
+
+#[test]
+fn perft_picks_the_default_side_by_the_same_rule_as_every_command() {
+    let board = common::blocked_board();
+    // Parity names o, who cannot move: x moves, as in the lab mode, solve and best.
+    let leaves = |args: &[&str]| {
+        let output = common::othello(args).output().unwrap();
+        let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+        report["leaves"].as_u64().unwrap()
+    };
+    assert_eq!(
+        leaves(&["perft", "1", &board, "--json"]),
+        leaves(&["perft", "1", &board, "x", "--json"])
+    );
+    assert_eq!(
+        leaves(&["perft", "1", &board, "o", "--json"]),
+        1,
+        "o asked for: its pass is the one leaf"
+    );
+    let best = common::othello(["best", "--depth", "1", &board]).output().unwrap();
+    assert!(String::from_utf8_lossy(&best.stdout).starts_with("best move for x"));
+}
+
+#[test]
+fn negative_values_of_numeric_options_name_the_option_and_the_range() {
+    for (args, message) in [
+        (
+            vec!["best", "--depth", "-9"],
+            "'-9' for '--depth <DEPTH>': -9 is not in 1..=30",
+        ),
+        (
+            vec!["match", "random", "random", "--games", "-1"],
+            "'--games <GAMES>': -1 is not in 1..",
+        ),
+        (
+            vec!["match", "random", "random", "--seed", "-1"],
+            "\"-1\" is not a seed: expected a whole number 0..",
+        ),
+        (
+            vec!["solve", "--time-limit", "-1", "--obf", "x.obf"],
+            "'--time-limit <SECONDS>'",
+        ),
+        (vec!["perft", "-1"], "'<DEPTH>': -1 is not in 0..=30"),
+        (
+            vec!["solve", "--first-number", "18446744073709551615", "--obf", "x.obf"],
+            "'--first-number <N>'",
+        ),
+        (
+            vec!["match", "engine:99999999999", "random"],
+            "engine[:MILLISECONDS, 1..3600000]",
+        ),
+        (
+            vec!["best", "--eval", "mobility", "--strategy", "random"],
+            "'--eval <EVAL>' cannot be used with '--strategy <SPEC>'",
+        ),
+    ] {
+        common::othello(&args)
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicates::str::contains(message));
+    }
+}
+
+#[test]
+fn version_and_help_work_wherever_they_are_asked_for() {
+    common::othello(["19", "--version"])
+        .assert()
+        .success()
+        .stdout(predicates::str::starts_with("othello "));
+    common::othello(["help", "--help"])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("Usage"));
+    common::othello(["match", "--help"])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("preferred").and(predicates::str::contains("engine[:MS]")));
+}
+
+#[test]
+fn error_lines_stay_one_line_and_short() {
+    let output = common::othello(["replay", "no\nsuch\nfile"]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("no\\nsuch\\nfile"), "{stderr}");
+    let huge = "q".repeat(100_000);
+    let output = common::othello([huge.as_str()]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr.len() < 1000 && stderr.lines().count() == 1,
+        "{} bytes",
+        stderr.len()
+    );
+    assert!(
+        stderr.contains("characters left out") && stderr.trim_end().ends_with("(ignored)"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn counts_of_one_are_singular() {
+    common::othello(["perft", "1", &common::blocked_board(), "o"])
+        .assert()
+        .stdout(predicates::str::starts_with("perft 1: 1 leaf in"));
+    common::othello(["replay", "193441"])
+        .assert()
+        .stdout("x 5, o 2, unfinished; 3 moves and 0 passes, all legal\n");
+    common::othello(["match", "alphabeta:3", "random", "--games", "1"])
+        .assert()
+        .stdout(
+            predicates::str::contains("1 game (seed 1)").and(predicates::str::contains("0 wins, 0 draws, 1 loss:")),
+        );
+}
+
+#[test]
+fn an_error_names_its_cause_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = common::othello([
+        "grade",
+        dir.path().join("nowhere").to_str().unwrap(),
+        "--",
+        &common::othello_path(),
+    ])
+    .output()
+    .unwrap();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(stderr.matches("No such file or directory").count(), 1, "{stderr}");
+    let cases = dir.path().join("cases");
+    common::othello(["cases", cases.to_str().unwrap(), "--count", "1"])
+        .assert()
+        .success();
+    std::fs::remove_file(cases.join("case-001.out")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", cases.join("case-001.out")).unwrap();
+    let output = common::othello(["grade", cases.to_str().unwrap(), "--", &common::othello_path()])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(stderr.matches("not a regular file").count(), 1, "{stderr}");
+}
+
+#[test]
+fn requests_that_could_never_finish_are_refused_with_the_range_that_can() {
+    for (args, said) in [
+        (
+            vec!["perft", "30"],
+            "bad argument DEPTH 30: 30 plies from a position with 60 empty squares would not end",
+        ),
+        (vec!["best", "--depth", "30"], "bad argument --depth 30: 30 plies"),
+        (vec!["fullgame", "--depth", "30"], "bad argument --depth 30: 30 plies"),
+        (
+            vec!["--lab5", "--holes", "64"],
+            "bad argument --holes 64: the position after the moves has 60 empty squares",
+        ),
+        (
+            vec!["--lab5", "HL64", "f5"],
+            "the position after the moves has 59 empty squares",
+        ),
+        (
+            vec!["solve", "--time-limit", "86400"],
+            "the position has 60 empty squares: no time limit would see an exact solve end",
+        ),
+    ] {
+        common::othello(&args)
+            .timeout(std::time::Duration::from_secs(30))
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicates::str::contains(said));
+    }
+    // Deep requests that end are still answered: the limit counts only plies the position has.
+    let near_end = "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxoooooooooooooooooooo....";
+    common::othello(["perft", "30", near_end, "x"]).assert().success();
+    common::othello(["best", "--depth", "30", near_end, "x"])
+        .assert()
+        .success();
+    common::othello(["--lab5", "--holes", "64", near_end, "x"])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("Min score: "));
+}

@@ -1,0 +1,159 @@
+//! The engine through the binary: values in discs that say their kind, a forced move valued, a node
+//! budget that gives the same games again, and the same answers at every CPU level.
+
+use crate::common;
+use serde_json::Value;
+
+#[test]
+fn the_engine_values_a_forced_move_instead_of_reporting_zero() {
+    use othello::search::engine::{Budget, Engine};
+    let mut rng = othello::rng::SeededRng::new(11);
+    let mut found = 0;
+    while found < 5 {
+        let mut position = othello::Position::START;
+        while !position.is_game_over() {
+            position = position.after_forced_pass();
+            if position.moves().count() == 1 && position.board.empty_count() > 24 {
+                let choice = Engine::with_budget(Budget::Nodes(20_000)).choose(position.board);
+                assert!(choice.nodes > 0 && choice.value.depth() >= Some(1), "{choice:?}");
+                found += 1;
+                break;
+            }
+            if position.is_game_over() {
+                break;
+            }
+            position = position.play(rng.pick_square(position.moves()));
+        }
+    }
+}
+
+#[test]
+fn a_node_budget_makes_the_engine_reproducible() {
+    let games = |threads: &str| {
+        let output = common::othello([
+            "match",
+            "engine:nodes=5000",
+            "alphabeta:3",
+            "--games",
+            "4",
+            "--openings",
+            "4",
+            "--threads",
+            threads,
+            "--json",
+        ])
+        .output()
+        .unwrap();
+        let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(report["reproducible"], true);
+        (report["a_discs"].clone(), report["b_discs"].clone())
+    };
+    assert_eq!(games("1"), games("2"));
+    common::othello(["match", "engine:nodes=0", "random"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("engine:nodes=N"));
+}
+
+#[test]
+fn regression_17_every_cpu_level_gives_the_same_answers() {
+    // 16 empties, o to move (FFO #40 after a2 b1 c1 b6). The search is deterministic, so every
+    // level must visit the same nodes and give the same line; levels the CPU lacks fall back.
+    let board = "ooxxxxxxxoxxxxxxooxoxooxooxxooxxooxoooxx.x.oooox....o..x........";
+    let answer = |level: &str| {
+        let output = common::othello(["solve", board, "o", "--json"])
+            .env("OTHELLO_CPU", level)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{level}");
+        let mut json: Value = serde_json::from_slice(&output.stdout).unwrap();
+        json.as_object_mut().unwrap().remove("seconds");
+        json
+    };
+    let portable = answer("portable");
+    assert_eq!(portable["finished"], true);
+    for level in ["avx2", "avx512"] {
+        assert_eq!(answer(level), portable, "{level}");
+    }
+    let perft = |level: &str| {
+        let output = common::othello(["perft", "8", "--json"])
+            .env("OTHELLO_CPU", level)
+            .output()
+            .unwrap();
+        let mut json: Value = serde_json::from_slice(&output.stdout).unwrap();
+        json.as_object_mut().unwrap().remove("seconds");
+        json
+    };
+    let expected = perft("portable");
+    assert_eq!(expected["leaves"], 390_216);
+    for level in ["avx2", "avx512"] {
+        assert_eq!(perft(level), expected, "{level}");
+    }
+}
+
+#[test]
+fn an_unknown_cpu_level_is_named_and_the_best_one_used() {
+    common::othello(["perft", "3"])
+        .env("OTHELLO_CPU", "sse9")
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("perft 3: 56 leaves"))
+        .stderr(predicates::str::contains(
+            "OTHELLO_CPU=sse9 is not one of portable, avx2, avx512",
+        ));
+    common::othello(["--version"])
+        .env("OTHELLO_CPU", "portable")
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("searches run with portable instructions"));
+}
+
+#[test]
+fn regression_11_engine_values_are_discs_and_say_their_kind() {
+    // 16 empties: the engine's solver finishes within its nodes, and says so.
+    let board = "ooxxxxxxxoxxxxxxooxoxooxooxxooxxooxoooxx.x.oooox....o..x........";
+    let output = common::othello(["best", "--strategy", "engine:nodes=3000000", board, "o", "--json"])
+        .output()
+        .unwrap();
+    let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        (
+            &json["score"],
+            &json["exact"],
+            &json["depth"],
+            &json["value_kind"],
+            &json["unit"]
+        ),
+        (
+            &Value::from(-38),
+            &Value::from(true),
+            &Value::from(16),
+            &Value::from("exact"),
+            &Value::from("discs")
+        )
+    );
+    common::othello(["best", "--strategy", "engine:nodes=3000000", board, "o"])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains(", loses by 38 (exact);"));
+    // From the start: an estimate in discs, with the depth it reached.
+    let output = common::othello(["best", "--strategy", "engine:nodes=100000", "--json"])
+        .output()
+        .unwrap();
+    let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        (&json["exact"], &json["value_kind"]),
+        (&Value::from(false), &Value::from("estimate"))
+    );
+    assert!(json["depth"].as_u64().unwrap() >= 4, "{json}");
+    assert!(json["score"].as_i64().unwrap().abs() <= 64, "{json}");
+    // A seed strategy's score keeps its own unit.
+    let output = common::othello(["best", "--strategy", "alphabeta:4:mobility", "--json"])
+        .output()
+        .unwrap();
+    let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        (&json["unit"], &json["depth"]),
+        (&Value::from("mobility"), &Value::from(4))
+    );
+}
