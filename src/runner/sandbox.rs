@@ -159,10 +159,17 @@ pub(super) fn plan(
         });
     }
     for (source, contents, relative) in &copies {
-        let source = std::path::absolute(source).map_err(|e| format!("cannot resolve {}: {e}", source.display()))?;
-        if !source.is_file() && !source.is_dir() {
-            return Err(format!("no such file or folder: {}", source.display()));
-        }
+        // Links resolved here, where they point: inside, the host's files are under another root,
+        // and a link to an absolute path would point nowhere (a class folder of links, a file
+        // reached through a linked folder).
+        let source = match std::fs::canonicalize(source) {
+            Ok(resolved) if resolved.is_file() || resolved.is_dir() => resolved,
+            Ok(_) => return Err(format!("not a file or folder: {}", source.display())),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(format!("no such file or folder: {}", source.display()));
+            }
+            Err(e) => return Err(format!("cannot resolve {}: {e}", source.display())),
+        };
         let in_place = shown_in_place(&source, *contents);
         let (source, target) = (host_path(&source), inside_path(&home.join(relative)));
         steps.push(if *contents {

@@ -1,6 +1,9 @@
 //! Every `console` example in the README and in docs/ is run, and its output must be the one shown:
-//! lines starting with `$ ` are commands (run by `sh` in the repository, with this build's `othello`
-//! first on PATH, stderr into stdout), the lines after one are what it prints.
+//! lines starting with `$ ` are commands (run by `sh`, stderr into stdout, with this build's
+//! `othello` first on PATH, in a folder of their own per document where the repository's files are
+//! linked, so that a document's commands build on each other and write nowhere else), the lines
+//! after one are what it prints. As in trycmd, `[..]` in a line stands for any text (a time), and a
+//! line `...` for any lines (a progress report).
 
 use crate::common;
 
@@ -56,25 +59,79 @@ fn every_console_example_in_the_readme_and_docs_prints_what_it_shows() {
     let mut checked = 0;
     for document in documents() {
         let text = std::fs::read_to_string(&document).unwrap();
+        let folder = tempfile::tempdir().unwrap();
+        for entry in std::fs::read_dir(root).unwrap() {
+            let name = entry.unwrap().file_name();
+            if name != "target" && name != ".git" {
+                std::os::unix::fs::symlink(root.join(&name), folder.path().join(&name)).unwrap();
+            }
+        }
         for (command, expected, line) in examples(&text) {
             let output = common::dies_with_test(std::process::Command::new("sh"))
                 .args(["-c", &format!("exec 2>&1\n{command}")])
-                .current_dir(root)
+                .current_dir(folder.path())
                 .env("PATH", &path)
                 .env("NO_COLOR", "1")
                 .output()
                 .unwrap();
             let actual = String::from_utf8_lossy(&output.stdout);
-            assert_eq!(
-                actual,
-                expected,
-                "{}:{line}: `{command}` printed something else",
+            assert!(
+                shows(&expected, &actual),
+                "{}:{line}: `{command}` printed something else:\n{actual}\nnot what the example shows:\n{expected}",
                 document.display()
             );
             checked += 1;
         }
     }
     assert!(checked > 0, "the README has examples");
+}
+
+/// Whether `actual` is what `expected` shows, `...` lines and `[..]` in lines standing for anything.
+fn shows(expected: &str, actual: &str) -> bool {
+    let expected: Vec<&str> = expected.lines().collect();
+    let actual: Vec<&str> = actual.lines().collect();
+    lines_match(&expected, &actual)
+}
+
+fn lines_match(expected: &[&str], actual: &[&str]) -> bool {
+    match expected.split_first() {
+        None => actual.is_empty(),
+        Some((&"...", rest)) => (0..=actual.len()).any(|skip| lines_match(rest, &actual[skip..])),
+        Some((line, rest)) => {
+            actual.first().is_some_and(|first| line_matches(line, first)) && lines_match(rest, &actual[1..])
+        }
+    }
+}
+
+fn line_matches(expected: &str, actual: &str) -> bool {
+    let mut parts = expected.split("[..]");
+    let first = parts.next().unwrap();
+    let Some(mut rest) = actual.strip_prefix(first) else {
+        return false;
+    };
+    let parts: Vec<&str> = parts.collect();
+    for (i, part) in parts.iter().enumerate() {
+        if i + 1 == parts.len() {
+            return rest.ends_with(part);
+        }
+        match rest.find(part) {
+            Some(at) => rest = &rest[at + part.len()..],
+            None => return false,
+        }
+    }
+    rest.is_empty()
+}
+
+#[test]
+fn wildcards_stand_for_text_in_a_line_and_for_lines() {
+    assert!(shows("a\n", "a\n"));
+    assert!(!shows("a\n", "a\nb\n"));
+    assert!(shows("took [..] s\n", "took 0.79 s\n"));
+    assert!(!shows("took [..] s\n", "took 0.79 ms\n"));
+    assert!(shows("x [..] y [..] z\n", "x 1 y 2 z\n"));
+    assert!(shows("first\n...\nlast\n", "first\nlast\n"));
+    assert!(shows("first\n...\nlast\n", "first\n1\n2\nlast\n"));
+    assert!(!shows("first\n...\nlast\n", "first\n1\n"));
 }
 
 #[test]

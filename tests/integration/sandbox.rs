@@ -276,3 +276,28 @@ fn a_test_child_dies_with_its_test_however_the_test_ends() {
     // SAFETY: kill with signal 0 only asks whether the process exists.
     assert_eq!(unsafe { libc::kill(pid, 0) }, -1, "reaped and gone");
 }
+
+/// A program reached through a linked folder, or that is itself a link (a class folder of links to
+/// the students' files), is copied as the file the link points to: inside the sandbox the host's
+/// files are under another root, where an absolute link points nowhere.
+#[test]
+fn a_program_reached_through_links_runs_as_the_file_it_points_to() {
+    let dir = tempfile::tempdir().unwrap();
+    let real = dir.path().join("real");
+    std::fs::create_dir(&real).unwrap();
+    let player = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/players/quickmove_player.py");
+    std::fs::copy(&player, real.join("player.py")).unwrap();
+    std::os::unix::fs::symlink(&real, dir.path().join("linked")).unwrap();
+    std::os::unix::fs::symlink(real.join("player.py"), dir.path().join("link.py")).unwrap();
+    for path in ["linked/player.py", "link.py"] {
+        let output = common::othello(["lab4", &format!("quickmove:{path}"), "--games", "2"])
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "{path}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+}
