@@ -139,6 +139,18 @@ fn is_subcommand(word: &str) -> bool {
                 .any(|command| command.get_name() == word))
 }
 
+/// Whether `args` (without the program name) is a command line the subcommands accept, without
+/// running it: the docs' `sh` examples are checked so against option names going stale.
+pub fn accepts(args: &[&str]) -> Result<()> {
+    if !args.first().is_some_and(|first| is_subcommand(first)) {
+        bail!("not a subcommand: {args:?}");
+    }
+    Cli::command()
+        .try_get_matches_from(std::iter::once("othello").chain(args.iter().copied()))
+        .map(drop)
+        .map_err(|error| anyhow!(first_line_of(&error)))
+}
+
 /// The longest error line printed; longer ones keep their start and end.
 const MAX_ERROR_LINE: usize = 600;
 

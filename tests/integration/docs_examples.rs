@@ -145,3 +145,101 @@ fn examples_are_read_from_console_blocks_only() {
         ]
     );
 }
+
+/// The `othello` command lines of the `sh` blocks of the README and docs (continuation lines
+/// joined, each cut at the first `|`, `>`, `&&`, `;` or comment), split into words as `sh` would.
+fn sh_commands(text: &str) -> Vec<(Vec<String>, usize)> {
+    let mut found = Vec::new();
+    let mut in_sh = false;
+    let mut pending: Option<(String, usize)> = None;
+    for (number, line) in text.lines().enumerate() {
+        if line.starts_with("```") {
+            in_sh = !in_sh && line.trim_end() == "```sh";
+            continue;
+        }
+        if !in_sh {
+            continue;
+        }
+        let (mut joined, start) = pending.take().unwrap_or((String::new(), number + 1));
+        joined.push_str(line.trim_end().trim_end_matches('\\'));
+        joined.push(' ');
+        if line.trim_end().ends_with('\\') {
+            pending = Some((joined, start));
+            continue;
+        }
+        if let Some(words) = shell_words(&joined)
+            && words.first().is_some_and(|w| w == "othello")
+        {
+            found.push((words[1..].to_vec(), start));
+        }
+    }
+    found
+}
+
+/// The words of a command line up to its first operator or comment; `None` for what this simple
+/// reader does not follow (`$`, backquotes).
+fn shell_words(line: &str) -> Option<Vec<String>> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut chars = line.chars().peekable();
+    while let Some(ch) = chars.next() {
+        match ch {
+            '\'' | '"' => {
+                let text = word.get_or_insert_with(String::new);
+                for inner in chars.by_ref() {
+                    if inner == ch {
+                        break;
+                    }
+                    text.push(inner);
+                }
+            }
+            '$' | '`' => return None,
+            '|' | '>' | '<' | ';' | '&' | '#' if word.is_none() => break,
+            ' ' | '\t' => words.extend(word.take()),
+            _ => word.get_or_insert_with(String::new).push(ch),
+        }
+    }
+    words.extend(word);
+    Some(words)
+}
+
+#[test]
+fn every_othello_command_in_the_readme_and_docs_is_one_it_accepts() {
+    let mut checked = 0;
+    for document in documents() {
+        let text = std::fs::read_to_string(&document).unwrap();
+        for (words, line) in sh_commands(&text) {
+            let args: Vec<&str> = words.iter().map(String::as_str).collect();
+            // The lab mode takes any words; its examples are console ones, run above.
+            if args
+                .first()
+                .is_none_or(|first| first.len() <= 2 || first.len() == 64 || first.starts_with('-'))
+            {
+                continue;
+            }
+            if let Err(error) = othello::cli::accepts(&args) {
+                panic!("{}:{line}: `othello {}`: {error}", document.display(), words.join(" "));
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 50, "only {checked} commands found");
+}
+
+#[test]
+fn sh_lines_are_read_as_sh_would_split_them() {
+    let text = "```sh\nothello grade cases/ --run 'python3 {}' \\\n    --json r.jsonl   # one\nls | othello x\n```\n";
+    assert_eq!(
+        sh_commands(text),
+        vec![(
+            ["grade", "cases/", "--run", "python3 {}", "--json", "r.jsonl"]
+                .map(String::from)
+                .to_vec(),
+            2
+        )]
+    );
+    assert_eq!(
+        shell_words("othello a > f"),
+        Some(vec!["othello".to_string(), "a".to_string()])
+    );
+}
