@@ -208,58 +208,20 @@ pub fn run(args: PlayArgs) -> Result<()> {
                 if let Some(record) = &mut console.record {
                     record.append(&format!("{}\n", line.trim_end()))?;
                 }
-                match line.trim() {
-                    "" => {}
-                    "quit" | "exit" => {
-                        out += "The game is left unfinished.\n";
-                        if args.log.is_none() {
-                            out += "No log was kept (--log FILE keeps one).\n";
-                        }
-                        break false;
+                let prompt = Prompt {
+                    game: &mut game,
+                    players: &players,
+                    redo: &mut redo,
+                    analyst: &mut analyst,
+                    out: &mut out,
+                    shown: &mut shown,
+                };
+                if typed(line.trim(), prompt, &mut console)? == Typed::Leave {
+                    out += "The game is left unfinished.\n";
+                    if args.log.is_none() {
+                        out += "No log was kept (--log FILE keeps one).\n";
                     }
-                    "help" | "?" => out += HELP,
-                    "hint" => {
-                        console.show(&std::mem::take(&mut out))?;
-                        let analyst = analyst.get_or_insert_with(|| Analyst::new(Settings::default()));
-                        let board = game.position().board;
-                        let moves = with_notice(&mut console, "thinking...\n", || analyst.moves(board))?;
-                        out += &hint_text(&moves);
-                    }
-                    "undo" => {
-                        let undone = undo_to_human_turn(&mut game, &players);
-                        if undone.is_empty() {
-                            out += "There is no move of yours to take back.\n";
-                        } else {
-                            let in_order: Vec<Turn> = undone.iter().rev().copied().collect();
-                            out += &format!("Took back {}.\n", turns_text(&in_order));
-                            // Redo plays the latest undone turns first: they were undone last.
-                            redo.extend(undone);
-                            shown = false;
-                        }
-                    }
-                    "redo" => {
-                        let replayed = redo_human_turn(&mut game, &mut redo, &players);
-                        if replayed.is_empty() {
-                            out += "There is nothing to redo.\n";
-                        } else {
-                            out += &format!("Played again {}.\n", turns_text(&replayed));
-                            shown = false;
-                        }
-                    }
-                    text => match text.parse::<Square>() {
-                        Ok(square) => match game.play(square, None) {
-                            Ok(_) => {
-                                redo.clear();
-                                shown = false;
-                            }
-                            Err(why) => {
-                                let legal: Vec<String> =
-                                    game.position().moves().squares().map(|s| s.to_string()).collect();
-                                out += &format!("{square} is not legal: {why}. Legal moves: {}\n", legal.join(", "));
-                            }
-                        },
-                        Err(error) => out += &format!("{error}; type help for the commands\n"),
-                    },
+                    break false;
                 }
             }
         }
@@ -287,6 +249,86 @@ pub fn run(args: PlayArgs) -> Result<()> {
         record.finish("")?;
     }
     Ok(())
+}
+
+/// What a person's turn can change, borrowed from `run` for the line typed at the prompt.
+struct Prompt<'a> {
+    game: &'a mut Game,
+    players: &'a [Player; 2],
+    /// Turns undone, the latest undone last: what `redo` plays again.
+    redo: &'a mut Vec<Turn>,
+    /// Made at the first hint.
+    analyst: &'a mut Option<Analyst>,
+    /// What to show next.
+    out: &'a mut String,
+    /// Whether the board has been shown since it last changed.
+    shown: &'a mut bool,
+}
+
+/// Whether the person goes on or leaves the game.
+#[derive(PartialEq, Eq)]
+enum Typed {
+    Continue,
+    Leave,
+}
+
+/// Carries out a line typed at the prompt: a move, or one of the commands of `HELP`.
+fn typed(line: &str, prompt: Prompt, console: &mut Console) -> Result<Typed> {
+    let Prompt {
+        game,
+        players,
+        redo,
+        analyst,
+        out,
+        shown,
+    } = prompt;
+    match line {
+        "" => {}
+        "quit" | "exit" => return Ok(Typed::Leave),
+        "help" | "?" => *out += HELP,
+        "hint" => {
+            console.show(&std::mem::take(out))?;
+            let analyst = analyst.get_or_insert_with(|| Analyst::new(Settings::default()));
+            let board = game.position().board;
+            let moves = with_notice(console, "thinking...\n", || analyst.moves(board))?;
+            *out += &hint_text(&moves);
+        }
+        "undo" => {
+            let undone = undo_to_human_turn(game, players);
+            if undone.is_empty() {
+                *out += "There is no move of yours to take back.\n";
+            } else {
+                let in_order: Vec<Turn> = undone.iter().rev().copied().collect();
+                *out += &format!("Took back {}.\n", turns_text(&in_order));
+                // Redo plays the latest undone turns first: they were undone last.
+                redo.extend(undone);
+                *shown = false;
+            }
+        }
+        "redo" => {
+            let replayed = redo_human_turn(game, redo, players);
+            if replayed.is_empty() {
+                *out += "There is nothing to redo.\n";
+            } else {
+                *out += &format!("Played again {}.\n", turns_text(&replayed));
+                *shown = false;
+            }
+        }
+        text => match text.parse::<Square>() {
+            Ok(square) => match game.play(square, None) {
+                Ok(_) => {
+                    redo.clear();
+                    *shown = false;
+                }
+                Err(why) => {
+                    let legal: Vec<String> = game.position().moves().squares().map(|s| s.to_string()).collect();
+                    *out += &format!("{square} is not legal: {why}. Legal moves: {}\n", legal.join(", "));
+                }
+            },
+            Err(error) => *out += &format!("{error}; type help for the commands\n"),
+        },
+    }
+    Ok(Typed::Continue)
 }
 
 /// The computer's turn: it chooses (with a notice when that takes a while) and its move is played.
