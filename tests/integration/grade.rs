@@ -11,10 +11,10 @@ use serde_json::Value;
 
 /// The honest student: the project's independent Python implementation of the lab.
 fn reference() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/lab_reference.py")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/lab_reference.py")
 }
 
-/// The class that scripts/fake_class.py writes, and each student's verdicts under strict, tolerant
+/// The class that tests/support/fake_class.py writes, and each student's verdicts under strict, tolerant
 /// and course.
 const CLASS: [(&str, [&str; 3]); 12] = [
     ("honest", ["pass", "pass", "pass"]),
@@ -35,7 +35,7 @@ const CLASS: [(&str, [&str; 3]); 12] = [
 /// games that end full and with empty squares).
 fn setup(dir: &Path) -> (PathBuf, PathBuf) {
     let students = dir.join("students");
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/fake_class.py");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/fake_class.py");
     let status = std::process::Command::new("python3")
         .arg(script)
         .arg(&students)

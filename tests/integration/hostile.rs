@@ -22,7 +22,7 @@ impl Class {
         let dir = tempfile::tempdir().unwrap();
         let class = dir.path().join("class");
         std::fs::create_dir(&class).unwrap();
-        let reference = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/lab_reference.py");
+        let reference = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/lab_reference.py");
         std::fs::copy(reference, class.join("honest.py")).unwrap();
         std::fs::write(class.join(format!("{name}.py")), source).unwrap();
         common::othello(["cases", "--count", "4", "--seed", "7"])

@@ -16,7 +16,7 @@ fn othello_binary() -> PathBuf {
 fn class(dir: &Path, other: Option<(&str, &str)>) -> (PathBuf, PathBuf) {
     let (cases, class) = (dir.join("cases"), dir.join("class"));
     std::fs::create_dir(&class).unwrap();
-    let reference = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/lab_reference.py");
+    let reference = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/lab_reference.py");
     std::fs::copy(reference, class.join("honest.py")).unwrap();
     if let Some((name, source)) = other {
         std::fs::write(class.join(format!("{name}.py")), source).unwrap();

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Writes a class of fake students into a folder, to try `othello grade` on (and for its tests).
 
-    python3 scripts/fake_class.py students/
+    python3 tests/support/fake_class.py students/
     othello grade cases/ --class students/ --run 'python3 {}' --judge strict,tolerant,course
 
-Most students carry scripts/lab_reference.py (the project's independent Python lab) inside their own
+Most students carry tests/support/lab_reference.py (the project's independent Python lab) inside their own
 file, as a real student's file is whole, and change its output the way real students' programs differ:
 some harmlessly, some wrongly. Others hang, crash, print
 without end, or keep state in a file of their working folder. One hands in a folder (with __main__.py)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Rewrites golden lab transcripts from the current binary, after you have reviewed the change.
 #
-#   scripts/update-golden.sh fixtures/lab/NAME [more cases...]
+#   tests/support/update-golden.sh fixtures/lab/NAME [more cases...]
 #
 # For each case (NAME or NAME.args), shows the diff between the stored and the new output, then
 # writes NAME.out (and NAME.status when the exit status is not 0) through a temporary file. NAME.err,
@@ -9,7 +9,7 @@
 set -euo pipefail
 
 [ $# -ge 1 ] || { echo "usage: $0 fixtures/lab/NAME..." >&2; exit 2; }
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 cargo build --quiet --release --manifest-path "$root/Cargo.toml"
 othello="$root/target/release/othello"
 

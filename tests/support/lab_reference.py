@@ -4,7 +4,7 @@
 It exists to cross-check the golden transcripts in fixtures/lab/ (two implementations written
 apart must agree), and it is the honest student of the grading tests:
 
-    othello grade fixtures/lab --judge strict -- python3 scripts/lab_reference.py
+    othello grade fixtures/lab --judge strict -- python3 tests/support/lab_reference.py
 """
 import re
 import sys
