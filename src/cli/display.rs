@@ -2,9 +2,42 @@
 //! bar on stderr.
 
 use std::io::{IsTerminal, Write as _};
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 pub use crate::notation::board_text::board;
+
+/// `--color WHEN`, for every command.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    /// On a terminal, unless NO_COLOR is set (to anything but nothing) or TERM is `dumb`.
+    #[default]
+    Auto,
+    Always,
+    Never,
+}
+
+static COLOR: OnceLock<ColorChoice> = OnceLock::new();
+
+/// Records the command line's `--color` (once, before any output).
+pub fn set_color(choice: ColorChoice) {
+    let _ = COLOR.set(choice);
+}
+
+/// Whether what goes to stdout may be coloured: `--color always` or `never` as told (a choice on
+/// the command line beats the environment, as no-color.org asks); otherwise only on a terminal,
+/// without NO_COLOR and not a dumb one.
+pub fn colour_stdout() -> bool {
+    match COLOR.get().copied().unwrap_or_default() {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            std::io::stdout().is_terminal()
+                && std::env::var_os("NO_COLOR").is_none_or(|value| value.is_empty())
+                && std::env::var_os("TERM").is_none_or(|term| term != "dumb")
+        }
+    }
+}
 
 /// A one-line progress bar on stderr, drawn only when stderr is a terminal.
 pub struct Progress {

@@ -4,6 +4,7 @@ mod analyze;
 pub(crate) mod display;
 mod grade;
 mod graders;
+mod help;
 mod lab4;
 mod lookahead;
 mod matches;
@@ -69,6 +70,9 @@ Exit status: 0 ok, 1 refused by the rules (an illegal move: the snapshots before
     after_help = LAB_HELP
 )]
 struct Cli {
+    /// Colour: auto (on a terminal, unless NO_COLOR is set or TERM is dumb), always or never
+    #[arg(long, global = true, value_enum, value_name = "WHEN", default_value_t = display::ColorChoice::Auto)]
+    color: display::ColorChoice,
     #[command(subcommand)]
     command: Command,
 }
@@ -188,13 +192,23 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
         // Lab-mode words with --version or --help: the program's version or help, whatever else is there.
         (false, true, _) => vec!["--version".to_string()],
         (false, false, true) => vec!["--help".to_string()],
-        (false, false, false) => return run_lab(&args),
+        (false, false, false) => {
+            if let Some(command) = args.first().and_then(|word| help::suggestion(word)) {
+                bail!(
+                    "unknown command \"{}\": did you mean `othello {command}`? (othello --help lists the commands)",
+                    args[0]
+                );
+            }
+            return run_lab(&args);
+        }
         // `othello help --help` is help too.
         (true, _, _) if args[0] == "help" => args.into_iter().filter(|a| a != "--help" && a != "-h").collect(),
         (true, _, _) => args,
     };
     let parsed = Cli::command()
         .long_version(long_version().leak() as &str)
+        .help_template("{about-with-newline}\n{usage-heading} {usage}\n\nOptions:\n{options}{after-help}")
+        .after_help(format!("{}{LAB_HELP}", help::command_list()))
         .try_get_matches_from(std::iter::once("othello".to_string()).chain(args))
         .and_then(|matches| Cli::from_arg_matches(&matches));
     let cli = match parsed {
@@ -202,6 +216,7 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
         Err(error) if !error.use_stderr() => return write_stdout(&error.render().to_string()),
         Err(error) => bail!(first_line_of(&error)),
     };
+    display::set_color(cli.color);
     match cli.command {
         Command::Analyze(args) => analyze::run(args),
         Command::Best(args) => lookahead::run_best(args),

@@ -3,7 +3,7 @@
 //! announced passes, the computer's statistics, an optional game log, and an optional record of
 //! the console written as the game goes.
 
-use std::io::{BufRead, IsTerminal};
+use std::io::BufRead;
 use std::path::PathBuf;
 use std::str::FromStr;
 use std::time::{Instant, SystemTime};
@@ -143,7 +143,7 @@ pub fn run(args: PlayArgs) -> Result<()> {
             Player::Computer(spec) => Some(spec.build(seed)),
         })
         .collect();
-    let colour = std::io::stdout().is_terminal();
+    let colour = display::colour_stdout();
     let started = SystemTime::now();
     let mut game = args.position.game()?;
     let mut input = std::io::stdin().lock();

@@ -187,3 +187,73 @@ fn requests_that_could_never_finish_are_refused_with_the_range_that_can() {
         .success()
         .stdout(predicates::str::contains("Min score: "));
 }
+
+/// How many colour codes `othello play` (two computers) prints, its stdout a pipe or, with
+/// `terminal`, a pseudo-terminal; `env` added to its environment.
+fn colour_codes(args: &[&str], env: &[(&str, &str)], terminal: bool) -> usize {
+    let binary = assert_cmd::cargo::cargo_bin("othello");
+    let mut command = if terminal {
+        let mut command = common::dies_with_test(std::process::Command::new("python3"));
+        command
+            .args(["-c", "import pty, sys; pty.spawn(sys.argv[1:])"])
+            .arg(&binary);
+        command
+    } else {
+        common::dies_with_test(std::process::Command::new(&binary))
+    };
+    command
+        .args(["play", "--black", "random", "--white", "random"])
+        .args(args)
+        .env_remove("NO_COLOR")
+        .env("TERM", "xterm")
+        .envs(env.iter().copied())
+        .stdin(std::process::Stdio::null());
+    let output = command.output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    output.stdout.iter().filter(|&&byte| byte == 0x1b).count()
+}
+
+#[test]
+fn colour_follows_the_terminal_no_color_term_and_the_color_option() {
+    assert!(colour_codes(&[], &[], true) > 0, "a terminal gets colour");
+    assert_eq!(colour_codes(&[], &[], false), 0, "a pipe does not");
+    assert_eq!(colour_codes(&[], &[("NO_COLOR", "1")], true), 0, "NO_COLOR");
+    assert!(
+        colour_codes(&[], &[("NO_COLOR", "")], true) > 0,
+        "an empty NO_COLOR is unset"
+    );
+    assert_eq!(colour_codes(&[], &[("TERM", "dumb")], true), 0, "a dumb terminal");
+    assert_eq!(colour_codes(&["--color", "never"], &[], true), 0, "--color never");
+    assert!(
+        colour_codes(&["--color", "always"], &[("NO_COLOR", "1")], false) > 0,
+        "--color always"
+    );
+}
+
+#[test]
+fn a_mistyped_command_gets_the_command_it_is_close_to() {
+    common::othello(["analyse", "f5d6"]).assert().code(2).stdout("").stderr(
+        "othello: unknown command \"analyse\": did you mean `othello analyze`? (othello --help lists the commands)\n",
+    );
+    common::othello(["grde", "cases"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("did you mean `othello grade`?"));
+    // Lab arguments are never words: they keep the lab mode's own message.
+    common::othello(["19", "zz"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("bad argument \"zz\""));
+}
+
+#[test]
+fn the_root_help_lists_every_command_under_its_users() {
+    let output = common::othello(["--help"]).output().unwrap();
+    let help = String::from_utf8(output.stdout).unwrap();
+    let position = |text: &str| help.find(text).unwrap_or_else(|| panic!("no {text:?} in:\n{help}"));
+    assert!(position("For teachers:") < position("  grade "));
+    assert!(position("  grade ") < position("For players:"));
+    assert!(position("For players:") < position("  play "));
+    assert!(position("For the engine:") < position("  solve "));
+    assert!(position("  solve ") < position("Lab mode"));
+}
