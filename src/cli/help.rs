@@ -7,7 +7,7 @@ use super::Cli;
 
 /// The commands by user, in the order the root help shows them (every command in one group: a test
 /// checks it against clap's list).
-const GROUPS: [(&str, &[&str]); 4] = [
+const GROUPS: [(&str, &[&str]); 5] = [
     ("For students (beside the lab mode below)", &["diff"]),
     ("For teachers", &["cases", "grade", "lab4", "tournament"]),
     (
@@ -17,6 +17,7 @@ const GROUPS: [(&str, &[&str]); 4] = [
         ],
     ),
     ("For the engine", &["solve", "perft", "selfplay", "train", "probcut"]),
+    ("Setting up", &["completions", "man"]),
 ];
 
 /// The groups of commands with their one-line descriptions, as the root help ends.

@@ -129,6 +129,22 @@ enum Command {
     /// Fit pattern weights to self-play samples; the error per stage on held-out games (also of the built-in weights)
     #[command(allow_negative_numbers = true)]
     Train(train::TrainArgs),
+    /// Print the shell completion script for SHELL (bash, zsh, fish, elvish, powershell)
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff): `othello man > othello.1`, `othello man grade > othello-grade.1`
+    Man(ManArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct ManArgs {
+    /// A command, for its own page (othello-COMMAND); none for the main page
+    command: Option<String>,
+}
+
+#[derive(clap::Args, Debug)]
+struct CompletionsArgs {
+    /// The shell: bash, zsh, fish, elvish or powershell
+    shell: clap_complete::Shell,
 }
 
 /// Whether a word names a subcommand, by clap's own list (and `help`). A lab argument never does
@@ -153,6 +169,14 @@ pub fn accepts(args: &[&str]) -> Result<()> {
         .try_get_matches_from(std::iter::once("othello").chain(args.iter().copied()))
         .map(drop)
         .map_err(|error| anyhow!(first_line_of(&error)))
+}
+
+/// The command tree as the root help, the completions and the manual page show it.
+fn root_command() -> clap::Command {
+    Cli::command()
+        .long_version(long_version().leak() as &str)
+        .help_template("{about-with-newline}\n{usage-heading} {usage}\n\nOptions:\n{options}{after-help}")
+        .after_help(format!("{}{LAB_HELP}", help::command_list()))
 }
 
 /// The longest error line printed; longer ones keep their start and end.
@@ -205,10 +229,7 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
         (true, _, _) if args[0] == "help" => args.into_iter().filter(|a| a != "--help" && a != "-h").collect(),
         (true, _, _) => args,
     };
-    let parsed = Cli::command()
-        .long_version(long_version().leak() as &str)
-        .help_template("{about-with-newline}\n{usage-heading} {usage}\n\nOptions:\n{options}{after-help}")
-        .after_help(format!("{}{LAB_HELP}", help::command_list()))
+    let parsed = root_command()
         .try_get_matches_from(std::iter::once("othello".to_string()).chain(args))
         .and_then(|matches| Cli::from_arg_matches(&matches));
     let cli = match parsed {
@@ -236,6 +257,26 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
         Command::Tournament(args) => tournament::run(args),
         Command::Train(args) => train::run(args),
         Command::Probcut(args) => probcut::run(args),
+        Command::Completions(args) => {
+            let mut text = Vec::new();
+            clap_complete::generate(args.shell, &mut root_command(), "othello", &mut text);
+            write_stdout(&String::from_utf8_lossy(&text))
+        }
+        Command::Man(args) => {
+            let root = root_command();
+            let command = match &args.command {
+                None => root,
+                Some(name) => root
+                    .find_subcommand(name)
+                    .ok_or_else(|| anyhow!("bad argument {name:?}: not a command (othello --help lists them)"))?
+                    .clone()
+                    .name(format!("othello-{name}").leak() as &str)
+                    .version(env!("CARGO_PKG_VERSION")),
+            };
+            let mut page = Vec::new();
+            clap_mangen::Man::new(command).render(&mut page)?;
+            write_stdout(&String::from_utf8_lossy(&page))
+        }
     }
 }
 

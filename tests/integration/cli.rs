@@ -257,3 +257,37 @@ fn the_root_help_lists_every_command_under_its_users() {
     assert!(position("For the engine:") < position("  solve "));
     assert!(position("  solve ") < position("Lab mode"));
 }
+
+#[test]
+fn completions_and_the_manual_page_come_from_the_same_definitions() {
+    let output = common::othello(["completions", "bash"]).output().unwrap();
+    assert!(output.status.success());
+    let script = String::from_utf8(output.stdout).unwrap();
+    for command in ["grade", "lab4", "analyze", "solve", "completions"] {
+        assert!(script.contains(command), "bash completions without {command}");
+    }
+    // The script is one bash can read.
+    let mut check = common::dies_with_test(std::process::Command::new("bash"));
+    let checked = check.args(["-n", "-c", &script]).status().unwrap();
+    assert!(checked.success());
+    common::othello(["completions", "tcsh"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("tcsh"));
+
+    let page = common::othello(["man"]).output().unwrap();
+    let page = String::from_utf8(page.stdout).unwrap();
+    assert!(page.starts_with(".ie") || page.contains(".TH othello 1"), "{page:.200}");
+    assert!(
+        page.contains("othello\\-grade(1)"),
+        "the main page names the commands' pages"
+    );
+    let grade = common::othello(["man", "grade"]).output().unwrap();
+    let grade = String::from_utf8(grade.stdout).unwrap();
+    assert!(grade.contains(".TH othello-grade 1"), "{grade:.300}");
+    assert!(grade.contains("\\-\\-judge"));
+    common::othello(["man", "bogus"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("\"bogus\""));
+}
