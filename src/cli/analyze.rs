@@ -23,7 +23,7 @@ use crate::value::Value;
 
 #[derive(Args, Debug)]
 pub struct AnalyzeArgs {
-    /// A position, BOARD [TOKEN] as in the lab mode (none: the start position), or a game: a
+    /// A position, BOARD [TOKEN] as in the lab mode or an OBF board (none: the start position), or a game: a
     /// transcript such as f5d6c3, or a file holding a log of ours, GGF games or a transcript
     #[arg(value_name = "BOARD|GAME")]
     what: Option<String>,
@@ -118,7 +118,7 @@ pub fn run(args: AnalyzeArgs) -> Result<()> {
 
 fn target(args: &AnalyzeArgs) -> Result<Target> {
     let what = args.what.as_deref();
-    let is_board = what.is_some_and(|w| w.len() == 64 && w.chars().all(|c| "xXoO.".contains(c)));
+    let is_board = what.is_some_and(super::is_board);
     if what.is_none() || is_board {
         let start = match what {
             Some(board) => position_from_lab_args(board, args.token.as_deref())?,

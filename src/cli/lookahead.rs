@@ -32,7 +32,8 @@ pub struct PositionArgs {
     /// Seed 004's input.txt: the turn (0 black, 1 white), then 8 lines of 8 integers (-1, 0, 1)
     #[arg(long, value_name = "FILE", conflicts_with_all = ["board", "token"])]
     input: Option<PathBuf>,
-    /// The board, 64 characters from xXoO. as in the lab mode (default: the start position)
+    /// The board: 64 characters from xXoO. as in the lab mode, or from X, O and - as in Edax's OBF
+    /// (its side may follow in the same argument: "BOARD X;") (default: the start position)
     board: Option<String>,
     /// The side to move, x or o (default: as in the lab mode)
     token: Option<String>,

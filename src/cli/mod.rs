@@ -334,18 +334,57 @@ pub(crate) fn within_reach(option: &str, depth: u32, empties: u32, most: u32, me
 /// A position given on a command line as in the lab mode: a board and an optional token, read by one
 /// rule in every command. A token given is the side asked about, even one that must pass; without
 /// one, the lab's rule picks the side (by parity, then the other side if that one cannot move).
+/// A position from a BOARD [TOKEN] pair as the commands other than the lab mode take it: the lab's
+/// board (`xXoO.`), or an OBF board as Edax and the FFO files write it (`X`, `O`, `-`), its side
+/// after it in the same argument (`... X;`) or as the token. The lab mode itself stays strict.
 fn position_from_lab_args(board: &str, token: Option<&str>) -> Result<Position> {
-    let mut words = vec![board];
+    let (board, token) = match obf_board(board) {
+        Some((lab_board, side)) => {
+            if let (Some(_), Some(token)) = (side, token) {
+                bail!("bad argument {token:?}: the OBF line already names the side to move");
+            }
+            (std::borrow::Cow::Owned(lab_board), side.or(token))
+        }
+        None if board.contains('-') && !board.starts_with('-') => bail!(
+            "bad argument {board:?}: a board has 64 characters, of xXoO. as in the lab mode or of X, O and - as in OBF (this one has {})",
+            board.chars().count()
+        ),
+        None => (std::borrow::Cow::Borrowed(board), token),
+    };
+    let mut words = vec![board.as_ref()];
     words.extend(token);
     let request = LabRequest::parse(&words)?;
     if request.board.is_none() || !request.moves.is_empty() {
-        bail!("bad argument {board:?}: expected a board of 64 characters from xXoO.");
+        bail!("bad argument {board:?}: expected a board of 64 characters from xXoO. (or X, O and - as in OBF)");
     }
     let position = lab::start_position(&request);
     Ok(match request.token {
         Some(_) => position,
         None => position.after_forced_pass(),
     })
+}
+
+/// Whether a word is a board, of the lab's or OBF's (for commands that also take a game).
+fn is_board(word: &str) -> bool {
+    (word.len() == 64 && word.chars().all(|c| "xXoO.".contains(c))) || obf_board(word).is_some()
+}
+
+/// An OBF board (`-` for empty squares, perhaps with the rest of its line after it) as the lab's board
+/// and the side it names; `None` for anything else (a lab board is read as it is).
+fn obf_board(text: &str) -> Option<(String, Option<&str>)> {
+    let text = text.trim();
+    let (board, rest) = text.split_at_checked(64)?;
+    if !board.contains('-') || !board.chars().all(|c| "XOxo-.".contains(c)) {
+        return None;
+    }
+    // A whole OBF line may follow with its scored moves (`X; A2:+38; ...`): only the side counts.
+    let side = rest.split(';').next().unwrap_or_default().trim();
+    let side = match side {
+        "" => None,
+        "X" | "x" | "O" | "o" => Some(side),
+        _ => return None,
+    };
+    Some((board.replace('-', "."), side))
 }
 
 /// How students' programs run: in a sandbox of their own (the default) and with which limits, or

@@ -16,7 +16,7 @@ pub struct PerftArgs {
     /// Plies to look ahead
     #[arg(value_parser = clap::value_parser!(u32).range(0..=30))]
     depth: u32,
-    /// The board, as in the lab mode (default: the start position)
+    /// The board, as in the lab mode or OBF (default: the start position)
     board: Option<String>,
     /// The side to move, x or o (default: as in the lab mode, by parity unless that side must pass)
     token: Option<String>,

@@ -291,3 +291,61 @@ fn completions_and_the_manual_page_come_from_the_same_definitions() {
         .code(2)
         .stderr(predicates::str::contains("\"bogus\""));
 }
+
+/// FFO #40 as its OBF line gives it, and as the lab writes the same board.
+const FFO_40_OBF: &str = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X; A2:+38; C7:+36;";
+const FFO_40_LAB: &str = "o..oooox.ooooooxooxxoooxooxoooxxooooooxx...oooox....o..x........";
+
+#[test]
+fn obf_boards_are_read_wherever_a_board_is_but_in_the_lab_mode() {
+    let obf_board = &FFO_40_OBF[..64];
+    let same = |args_obf: &[&str], args_lab: &[&str]| {
+        let obf = common::othello(args_obf).output().unwrap();
+        let lab = common::othello(args_lab).output().unwrap();
+        assert!(
+            lab.status.success(),
+            "{args_lab:?}: {}",
+            String::from_utf8_lossy(&lab.stderr)
+        );
+        assert_eq!(
+            String::from_utf8_lossy(&obf.stderr),
+            String::from_utf8_lossy(&lab.stderr),
+            "{args_obf:?}"
+        );
+        let text = |bytes: &[u8]| {
+            // Times differ from run to run; the rest must not.
+            String::from_utf8_lossy(bytes)
+                .lines()
+                .filter(|line| !line.contains(" s (") && !line.contains(" s,"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        assert_eq!(text(&obf.stdout), text(&lab.stdout), "{args_obf:?}");
+    };
+    same(&["solve", FFO_40_OBF], &["solve", FFO_40_LAB, "x"]);
+    same(&["solve", obf_board, "X"], &["solve", FFO_40_LAB, "x"]);
+    same(
+        &["best", "--depth", "3", obf_board, "O"],
+        &["best", "--depth", "3", FFO_40_LAB, "o"],
+    );
+    same(&["perft", "3", obf_board, "X"], &["perft", "3", FFO_40_LAB, "x"]);
+    same(
+        &["analyze", FFO_40_OBF, "--exact-empties", "20"],
+        &["analyze", FFO_40_LAB, "x", "--exact-empties", "20"],
+    );
+    same(
+        &["fullgame", "--depth", "2", obf_board, "X"],
+        &["fullgame", "--depth", "2", FFO_40_LAB, "x"],
+    );
+    // A side twice, a board one short: named, exit 2.
+    common::othello(["solve", FFO_40_OBF, "o"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("already names the side"));
+    common::othello(["solve", &FFO_40_OBF[..63], "X"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("this one has 63"));
+    // The lab mode keeps its contract: `-` is not one of its characters.
+    common::othello([obf_board, "x"]).assert().code(2).stdout("");
+}
