@@ -9,8 +9,9 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::course::class_report::StudentTest;
-use crate::course::grade::{Case, Outcome, Program, Summary};
+use crate::course::grade::{self, Case, Outcome, Program, Summary};
 use crate::course::judge::Judge;
+use crate::course::marks::CaseMark;
 use crate::course::moderator::{GameLine, Lab4Config, Lab4Tally};
 use crate::course::tournament::Standing;
 use crate::matches::{MatchReport, SideTotals};
@@ -660,4 +661,70 @@ impl GradeSummary {
             marks: judges.contains(&Judge::Lab5).then_some(summary.marks),
         }
     }
+}
+
+/// Gradescope's `results.json` (its autograder specification), for `grade --gradescope`: a format
+/// of theirs, so without our `format` and `version`.
+#[derive(Serialize)]
+pub struct Gradescope {
+    pub score: f64,
+    pub execution_time: f64,
+    /// The program's summary line, shown above the tests.
+    pub output: String,
+    pub visibility: &'static str,
+    pub stdout_visibility: &'static str,
+    pub tests: Vec<GradescopeTest>,
+}
+
+#[derive(Serialize)]
+pub struct GradescopeTest {
+    pub score: f64,
+    pub max_score: f64,
+    /// `passed` or `failed`.
+    pub status: &'static str,
+    pub name: String,
+    pub number: String,
+    /// What went wrong, as the report for people says it.
+    pub output: String,
+    pub visibility: &'static str,
+}
+
+impl Gradescope {
+    /// One program's results, `points[i]` the worth of case `i`.
+    pub fn new(summary_line: String, marks: &[CaseMark], cases: &[Case], points: &[f64]) -> Gradescope {
+        let tests: Vec<GradescopeTest> = marks
+            .iter()
+            .map(|mark| GradescopeTest {
+                score: round(points[mark.case] * mark.earned),
+                max_score: points[mark.case],
+                status: if mark.verdict == grade::Verdict::Pass {
+                    "passed"
+                } else {
+                    "failed"
+                },
+                name: cases[mark.case].name.clone(),
+                number: (mark.case + 1).to_string(),
+                output: mark.detail.clone(),
+                visibility: "visible",
+            })
+            .collect();
+        Gradescope {
+            score: round(tests.iter().map(|t| t.score).sum()),
+            execution_time: marks.iter().map(|m| m.seconds).sum(),
+            output: summary_line,
+            visibility: "visible",
+            stdout_visibility: "visible",
+            tests,
+        }
+    }
+
+    /// The file's text: pretty, as people read it when a grade looks wrong.
+    pub fn text(&self) -> String {
+        serde_json::to_string_pretty(self).expect("an output struct serializes") + "\n"
+    }
+}
+
+/// Points to the thousandth: sums of fractions print as people expect (0.3, not 0.30000000000000004).
+fn round(points: f64) -> f64 {
+    (points * 1000.0).round() / 1000.0
 }

@@ -13,7 +13,7 @@ use super::output::{Output, is_stdout};
 use super::{Refused, SandboxArgs};
 use crate::course::grade::{self, Case, Outcome, Program, Settings, Summary, Verdict};
 use crate::course::judge::Judge;
-use crate::course::report;
+use crate::course::{junit, marks, report};
 use crate::json;
 use crate::runner::{Limits, Timing};
 
@@ -71,6 +71,17 @@ pub struct GradeArgs {
     /// Write one self-contained HTML page: the class table and each failing case's boards
     #[arg(long, value_name = "FILE")]
     html: Option<PathBuf>,
+    /// Write Gradescope's results.json for the program: a test per case with its score and what went
+    /// wrong (one program: Gradescope grades one submission at a time)
+    #[arg(long, value_name = "FILE", conflicts_with = "class")]
+    gradescope: Option<PathBuf>,
+    /// Write JUnit XML (CI systems, LMS plug-ins): a test suite per program, a test case per case
+    #[arg(long, value_name = "FILE")]
+    junit: Option<PathBuf>,
+    /// What a case is worth in --gradescope: N points each, or a file of `NAME POINTS` lines (cases
+    /// it does not name are worth 1); with the lab5 judge a case earns its share of Lab 5's marks
+    #[arg(long, value_name = "N|FILE", default_value = "1")]
+    points: String,
     /// The name of a single program in reports (default: its command line)
     #[arg(long, conflicts_with = "class")]
     name: Option<String>,
@@ -118,8 +129,11 @@ pub fn run(args: GradeArgs) -> Result<()> {
         .output("--json", args.json.as_deref())
         .output("--csv", args.csv.as_deref())
         .output("--html", args.html.as_deref())
+        .output("--gradescope", args.gradescope.as_deref())
+        .output("--junit", args.junit.as_deref())
         .check()?;
-    let mut outputs = Outputs::open(&args)?;
+    let points = marks::points(&args.points, &cases).map_err(|why| anyhow!(why))?;
+    let mut outputs = Outputs::open(&args, points)?;
     let isolation = args.sandbox.apply()?;
     let limits = Limits {
         time: timeout,
@@ -223,6 +237,7 @@ fn record(
         outputs.text(&format!("\n== {}\n", program.name))?;
     }
     summary.add(outcome);
+    outputs.mark(outcome, case, &settings.limits);
     if outcome.verdict() != Verdict::Pass {
         let count = &mut shown[outcome.program];
         *count += 1;
@@ -248,6 +263,7 @@ fn record(
         }
         progress.finish();
         outputs.text(&format!("{line}\n"))?;
+        outputs.summary_lines.push(line);
         outputs.json(&json::line(&json::GradeSummary::new(
             program,
             summary,
@@ -329,10 +345,18 @@ struct Outputs {
     json: Option<Output>,
     csv: Option<Output>,
     html: Option<Output>,
+    gradescope: Option<Output>,
+    junit: Option<Output>,
+    /// Every case's mark per program, kept only for the reports that score.
+    marks: Option<Vec<Vec<marks::CaseMark>>>,
+    /// Each program's summary line, as the report for people ends its section.
+    summary_lines: Vec<String>,
+    /// What each case is worth (--points).
+    points: Vec<f64>,
 }
 
 impl Outputs {
-    fn open(args: &GradeArgs) -> Result<Outputs> {
+    fn open(args: &GradeArgs, points: Vec<f64>) -> Result<Outputs> {
         let to_stdout: Vec<&str> = [("--json", &args.json), ("--csv", &args.csv)]
             .into_iter()
             .filter(|(_, path)| path.as_deref().is_some_and(is_stdout))
@@ -341,8 +365,14 @@ impl Outputs {
         if to_stdout.len() > 1 {
             bail!("bad argument \"-\": only one of --json and --csv can write to stdout");
         }
-        if args.html.as_deref().is_some_and(is_stdout) {
-            bail!("bad argument \"-\": --html takes a file name");
+        for (name, path) in [
+            ("--html", &args.html),
+            ("--gradescope", &args.gradescope),
+            ("--junit", &args.junit),
+        ] {
+            if path.as_deref().is_some_and(is_stdout) {
+                bail!("bad argument \"-\": {name} takes a file name");
+            }
         }
         // JSON Lines grow as the cases finish: a stopped run keeps every line it completed.
         let json = args.json.as_deref().map(Output::open_stream).transpose()?;
@@ -351,7 +381,22 @@ impl Outputs {
             json,
             csv: args.csv.as_deref().map(Output::open).transpose()?,
             html: args.html.as_deref().map(Output::open).transpose()?,
+            gradescope: args.gradescope.as_deref().map(Output::open).transpose()?,
+            junit: args.junit.as_deref().map(Output::open).transpose()?,
+            marks: (args.gradescope.is_some() || args.junit.is_some()).then(Vec::new),
+            summary_lines: Vec::new(),
+            points,
         })
+    }
+
+    /// Keeps the case's mark, when a report that scores is asked for.
+    fn mark(&mut self, outcome: &Outcome, case: &Case, limits: &Limits) {
+        if let Some(marks) = &mut self.marks {
+            if marks.len() <= outcome.program {
+                marks.resize_with(outcome.program + 1, Vec::new);
+            }
+            marks[outcome.program].push(marks::CaseMark::of(outcome, case, limits));
+        }
     }
 
     fn text(&mut self, text: &str) -> Result<()> {
@@ -383,6 +428,15 @@ impl Outputs {
         settings: &Settings,
         args: &GradeArgs,
     ) -> Result<()> {
+        let marks = self.marks.unwrap_or_default();
+        if let Some(gradescope) = self.gradescope {
+            let line = self.summary_lines.first().cloned().unwrap_or_default();
+            let program_marks = marks.first().map(Vec::as_slice).unwrap_or_default();
+            gradescope.finish(&json::Gradescope::new(line, program_marks, cases, &self.points).text())?;
+        }
+        if let Some(junit) = self.junit {
+            junit.finish(&junit::report(programs, &marks, cases))?;
+        }
         if let Some(csv) = self.csv {
             csv.finish(&report::csv(programs, summaries, &settings.judges, &settings.limits))?;
         }

@@ -575,3 +575,114 @@ fn a_case_folder_with_a_special_dangling_or_impossible_file_is_refused_naming_it
     std::fs::write(file("case-002.args"), args).unwrap();
     grade().assert().success();
 }
+
+/// `--gradescope` and `--junit`: Gradescope's results.json with a test per case (its points from a
+/// points file) and JUnit XML with a suite per program, both read back by parsers; a program that
+/// prints something else fails each case, one that hangs errs.
+#[test]
+fn gradescope_and_junit_reports_score_every_case_and_parse() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = dir.path().join("cases");
+    common::othello(["cases", "--count", "3", "--seed", "5", cases.to_str().unwrap()])
+        .assert()
+        .success();
+    let points = dir.path().join("points.txt");
+    std::fs::write(&points, "# the first case is worth most\ncase-001 3\ncase-002 0.5\n").unwrap();
+    let (gradescope, junit) = (dir.path().join("results.json"), dir.path().join("junit.xml"));
+    let run = |program: &[&str]| {
+        common::othello(["grade", cases.to_str().unwrap(), "--judge", "strict", "--timeout", "1"])
+            .arg("--points")
+            .arg(&points)
+            .arg("--gradescope")
+            .arg(&gradescope)
+            .arg("--junit")
+            .arg(&junit)
+            .arg("--")
+            .args(program)
+            .output()
+            .unwrap()
+    };
+
+    let reference = reference();
+    let output = run(&["python3", reference.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let results: Value = serde_json::from_slice(&std::fs::read(&gradescope).unwrap()).unwrap();
+    assert_eq!(results["score"], 4.5, "3 + 0.5 + 1 (not named: 1)");
+    let tests = results["tests"].as_array().unwrap();
+    assert_eq!(tests.len(), 3);
+    assert_eq!(tests[0]["name"], "case-001");
+    assert_eq!(tests[0]["max_score"], 3.0);
+    assert_eq!(tests[1]["max_score"], 0.5);
+    assert!(
+        tests
+            .iter()
+            .all(|t| t["status"] == "passed" && t["score"] == t["max_score"])
+    );
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    let document = roxmltree::Document::parse(&xml).unwrap();
+    let root = document.root_element();
+    assert_eq!(root.tag_name().name(), "testsuites");
+    assert_eq!(
+        (root.attribute("tests"), root.attribute("failures")),
+        (Some("3"), Some("0"))
+    );
+
+    let output = run(&["sh", "-c", "echo '<nope & \"more\">'"]);
+    assert_eq!(output.status.code(), Some(1));
+    let results: Value = serde_json::from_slice(&std::fs::read(&gradescope).unwrap()).unwrap();
+    assert_eq!(results["score"], 0.0);
+    for test in results["tests"].as_array().unwrap() {
+        assert_eq!(test["status"], "failed");
+        assert!(test["output"].as_str().unwrap().contains("nope"), "{test}");
+    }
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    let document = roxmltree::Document::parse(&xml).unwrap();
+    let failures: Vec<_> = document.descendants().filter(|n| n.has_tag_name("failure")).collect();
+    assert_eq!(failures.len(), 3);
+    assert!(
+        failures[0].text().unwrap().contains("<nope & \\\"more\\\">"),
+        "{:?}",
+        failures[0].text()
+    );
+
+    let output = run(&["sh", "-c", "sleep 30"]);
+    assert_eq!(output.status.code(), Some(1));
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    let document = roxmltree::Document::parse(&xml).unwrap();
+    let errors: Vec<_> = document.descendants().filter(|n| n.has_tag_name("error")).collect();
+    assert_eq!(errors.len(), 3);
+    assert_eq!(errors[0].attribute("type"), Some("timeout"));
+}
+
+#[test]
+fn points_that_cannot_be_are_refused_before_any_case_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = dir.path().join("cases");
+    common::othello(["cases", "--count", "2", "--seed", "5", cases.to_str().unwrap()])
+        .assert()
+        .success();
+    let points = dir.path().join("points.txt");
+    for (text, message) in [
+        ("case-009 2\n", "no case named \"case-009\""),
+        ("case-001 lots\n", "bad points \"lots\""),
+        ("case-001\n", "expected `NAME POINTS`"),
+    ] {
+        std::fs::write(&points, text).unwrap();
+        common::othello([
+            "grade",
+            cases.to_str().unwrap(),
+            "--points",
+            points.to_str().unwrap(),
+            "--",
+            "true",
+        ])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicates::str::contains(message));
+    }
+    common::othello(["grade", cases.to_str().unwrap(), "--points", "-1", "--", "true"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("bad --points -1"));
+}

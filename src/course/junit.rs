@@ -1,0 +1,96 @@
+//! JUnit XML, the test report CI systems and LMS plug-ins read: a test suite per program, a test
+//! case per case, its failure (a wrong output) or error (a time-out, a crash, a limit) with the
+//! report for people inside.
+
+use super::grade::{Case, Program, Verdict};
+use super::marks::CaseMark;
+
+/// The whole report, one suite per program.
+pub fn report(programs: &[Program], marks: &[Vec<CaseMark>], cases: &[Case]) -> String {
+    let count = |verdicts: &[Verdict], mark: &[CaseMark]| mark.iter().filter(|m| verdicts.contains(&m.verdict)).count();
+    let all: Vec<&CaseMark> = marks.iter().flatten().collect();
+    let failures: usize = marks.iter().map(|m| count(&[Verdict::Fail], m)).sum();
+    let errors: usize = marks
+        .iter()
+        .map(|m| count(&[Verdict::Timeout, Verdict::Crash, Verdict::Limit], m))
+        .sum();
+    let time: f64 = all.iter().map(|m| m.seconds).sum();
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    out += &format!(
+        "<testsuites name=\"othello grade\" tests=\"{}\" failures=\"{failures}\" errors=\"{errors}\" time=\"{time:.3}\">\n",
+        all.len()
+    );
+    for (program, marks) in programs.iter().zip(marks) {
+        let time: f64 = marks.iter().map(|m| m.seconds).sum();
+        out += &format!(
+            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" time=\"{time:.3}\">\n",
+            escape(&program.name),
+            marks.len(),
+            count(&[Verdict::Fail], marks),
+            count(&[Verdict::Timeout, Verdict::Crash, Verdict::Limit], marks),
+        );
+        for mark in marks {
+            out += &format!(
+                "    <testcase name=\"{}\" classname=\"{}\" time=\"{:.3}\"",
+                escape(&cases[mark.case].name),
+                escape(&program.name),
+                mark.seconds
+            );
+            let message = mark
+                .detail
+                .lines()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or_default()
+                .trim();
+            match mark.verdict {
+                Verdict::Pass => out += "/>\n",
+                verdict => {
+                    let element = if verdict == Verdict::Fail { "failure" } else { "error" };
+                    out += &format!(
+                        ">\n      <{element} type=\"{}\" message=\"{}\">{}</{element}>\n    </testcase>\n",
+                        verdict.name(),
+                        escape(message),
+                        escape(&mark.detail)
+                    );
+                }
+            }
+        }
+        out += "  </testsuite>\n";
+    }
+    out += "</testsuites>\n";
+    out
+}
+
+/// Text as XML attribute or element content: the five special characters escaped, and characters
+/// XML 1.0 cannot hold at all (most control characters) replaced.
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for ch in text.chars() {
+        match ch {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\t' | '\n' | '\r' => out.push(ch),
+            c if (c as u32) < 0x20 || c == '\u{fffe}' || c == '\u{ffff}' => out.push('\u{fffd}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_that_xml_cannot_hold_is_escaped_or_replaced() {
+        assert_eq!(
+            escape("a<b & \"c\" 'd'>"),
+            "a&lt;b &amp; &quot;c&quot; &apos;d&apos;&gt;"
+        );
+        assert_eq!(escape("bell\u{7} nul\u{0}"), "bell\u{fffd} nul\u{fffd}");
+        assert_eq!(escape("line\nnext"), "line\nnext");
+    }
+}
