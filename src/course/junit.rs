@@ -4,6 +4,7 @@
 
 use super::grade::{Case, Program, Verdict};
 use super::marks::CaseMark;
+use super::report::escape;
 
 /// The whole report, one suite per program.
 pub fn report(programs: &[Program], marks: &[Vec<CaseMark>], cases: &[Case]) -> String {
@@ -61,35 +62,13 @@ pub fn report(programs: &[Program], marks: &[Vec<CaseMark>], cases: &[Case]) -> 
     out
 }
 
-/// Text as XML attribute or element content: the five special characters escaped, and characters
-/// XML 1.0 cannot hold at all (most control characters) replaced.
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for ch in text.chars() {
-        match ch {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\t' | '\n' | '\r' => out.push(ch),
-            c if (c as u32) < 0x20 || c == '\u{fffe}' || c == '\u{ffff}' => out.push('\u{fffd}'),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn text_that_xml_cannot_hold_is_escaped_or_replaced() {
-        assert_eq!(
-            escape("a<b & \"c\" 'd'>"),
-            "a&lt;b &amp; &quot;c&quot; &apos;d&apos;&gt;"
-        );
+        assert_eq!(escape("a<b & \"c\" 'd'>"), "a&lt;b &amp; &quot;c&quot; &#39;d&#39;&gt;");
         assert_eq!(escape("bell\u{7} nul\u{0}"), "bell\u{fffd} nul\u{fffd}");
         assert_eq!(escape("line\nnext"), "line\nnext");
     }

@@ -201,6 +201,8 @@ pub fn csv(programs: &[Program], summaries: &[Summary], judges: &[Judge], limits
     out
 }
 
+/// Text as HTML or XML content or attribute: the five special characters escaped, and characters
+/// neither can hold (most control characters) replaced.
 pub(super) fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
@@ -210,6 +212,8 @@ pub(super) fn escape(text: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
+            '\t' | '\n' | '\r' => out.push(c),
+            c if (c as u32) < 0x20 || c == '\u{fffe}' || c == '\u{ffff}' => out.push('\u{fffd}'),
             c => out.push(c),
         }
     }
