@@ -39,8 +39,19 @@ pub const EXIT_BAD_INPUT: u8 = 2;
 #[error(transparent)]
 pub struct Refused(#[from] pub anyhow::Error);
 
+/// A person stopped the program with Ctrl-C where it could end well (at `play`'s prompt): exit
+/// status 130, as a shell gives a program that SIGINT ended.
+#[derive(Debug, thiserror::Error)]
+#[error("interrupted")]
+pub struct Interrupted;
+
+pub const EXIT_INTERRUPTED: u8 = 130;
+
 /// The exit status for an error that reached `main`.
 pub fn exit_status(error: &anyhow::Error) -> u8 {
+    if error.chain().any(|cause| cause.is::<Interrupted>()) {
+        return EXIT_INTERRUPTED;
+    }
     let refused = error
         .chain()
         .any(|cause| cause.is::<LabIllegalMove>() || cause.is::<Refused>());

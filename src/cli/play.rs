@@ -50,15 +50,15 @@ impl std::fmt::Display for Player {
     }
 }
 
-/// The strategy that plays a computer side by default and gives hints.
-pub const DEFAULT_COMPUTER: &str = "alphabeta:6:mobility";
+/// The strategy that plays a computer side by default.
+pub const DEFAULT_COMPUTER: &str = "engine";
 
 #[derive(Args, Debug)]
 pub struct PlayArgs {
-    /// Who plays black: `human` or a strategy (random, greedy, weighted, alphabeta:6:mobility, ...)
+    /// Who plays black: `human` or a strategy (random, greedy, weighted, alphabeta:6:mobility, engine:MS, ...)
     #[arg(long, default_value = "human")]
     black: Player,
-    /// Who plays white: `human` or a strategy
+    /// Who plays white: `human` or a strategy (default: the engine, a second a move)
     #[arg(long, default_value = DEFAULT_COMPUTER)]
     white: Player,
     /// Seed for random strategies
@@ -81,16 +81,13 @@ const HELP: &str = "\
 Type a move as d3, D3 or 19. Other commands:
   undo   take back your last move (and the replies to it)
   redo   play again what undo took back
-  hint   the best moves with their values (exact near the end)
+  hint   every legal move with its value, best first (exact near the end)
   help   show this text
   quit   leave the game (end of input does the same)
 ";
 
 /// Searches that take longer than this show a line saying that the computer is thinking.
 const THINKING_NOTICE: std::time::Duration = std::time::Duration::from_millis(250);
-
-/// How many moves a hint shows.
-const HINT_MOVES: usize = 3;
 
 /// What the console shows, also written to the --record file as it goes.
 struct Console {
@@ -146,7 +143,7 @@ pub fn run(args: PlayArgs) -> Result<()> {
     let colour = display::colour_stdout();
     let started = SystemTime::now();
     let mut game = args.position.game()?;
-    let mut input = std::io::stdin().lock();
+    let mut input = Input::new();
     let mut out = format!("x (black): {}, o (white): {}\n", args.black, args.white);
     if players.contains(&Player::Human) {
         out += "Type help for the commands.\n";
@@ -155,6 +152,7 @@ pub fn run(args: PlayArgs) -> Result<()> {
     let mut redo: Vec<Turn> = Vec::new();
     let mut analyst = None;
     let mut forfeit = None;
+    let mut interrupted = false;
     let finished = loop {
         if let Some(log) = &mut log
             && logged_turns != Some(game.turns().len())
@@ -196,18 +194,20 @@ pub fn run(args: PlayArgs) -> Result<()> {
                         }
                     }
                 }
-                out += &format!("{} ({side}) to move> ", side.lab_char());
                 console.show(&std::mem::take(&mut out))?;
-                let mut bytes = Vec::new();
-                if input.read_until(b'\n', &mut bytes).context("cannot read the input")? == 0 {
-                    out += "\nEnd of input: the game is left unfinished.\n";
-                    break false;
-                }
-                // A line that is not text is read as far as it goes; it will not be a move.
-                let line = String::from_utf8_lossy(&bytes);
-                if let Some(record) = &mut console.record {
-                    record.append(&format!("{}\n", line.trim_end()))?;
-                }
+                let prompt = format!("{} ({side}) to move> ", side.lab_char());
+                let line = match input.line(&prompt, &mut console)? {
+                    Typing::Line(line) => line,
+                    Typing::End => {
+                        out += "\nEnd of input: the game is left unfinished.\n";
+                        break false;
+                    }
+                    Typing::Interrupted => {
+                        out += "\nInterrupted: the game is left unfinished.\n";
+                        interrupted = true;
+                        break false;
+                    }
+                };
                 let prompt = Prompt {
                     game: &mut game,
                     players: &players,
@@ -248,7 +248,73 @@ pub fn run(args: PlayArgs) -> Result<()> {
     if let Some(record) = console.record {
         record.finish("")?;
     }
+    if interrupted {
+        return Err(super::Interrupted.into());
+    }
     Ok(())
+}
+
+/// Where a person's lines come from: a line editor (arrow keys, history) when both stdin and stdout
+/// are a terminal, else stdin as it is (a pipe, a file, a test).
+enum Input {
+    Editor(Box<rustyline::DefaultEditor>),
+    Stream(std::io::StdinLock<'static>),
+}
+
+/// What the person typed.
+enum Typing {
+    Line(String),
+    /// End of input (Ctrl-D, or a pipe's end).
+    End,
+    /// Ctrl-C at the prompt.
+    Interrupted,
+}
+
+impl Input {
+    fn new() -> Input {
+        use std::io::IsTerminal;
+        if std::io::stdin().is_terminal()
+            && std::io::stdout().is_terminal()
+            && let Ok(editor) = rustyline::DefaultEditor::new()
+        {
+            return Input::Editor(Box::new(editor));
+        }
+        Input::Stream(std::io::stdin().lock())
+    }
+
+    /// Shows `prompt` and reads a line; the record gets both.
+    fn line(&mut self, prompt: &str, console: &mut Console) -> Result<Typing> {
+        let typed = match self {
+            Input::Editor(editor) => {
+                if let Some(record) = &mut console.record {
+                    record.append(prompt)?;
+                }
+                match editor.readline(prompt) {
+                    Ok(line) => {
+                        let _ = editor.add_history_entry(line.as_str());
+                        Typing::Line(line)
+                    }
+                    Err(rustyline::error::ReadlineError::Interrupted) => Typing::Interrupted,
+                    Err(rustyline::error::ReadlineError::Eof) => Typing::End,
+                    Err(error) => return Err(error).context("cannot read the input"),
+                }
+            }
+            Input::Stream(stdin) => {
+                console.show(prompt)?;
+                let mut bytes = Vec::new();
+                if stdin.read_until(b'\n', &mut bytes).context("cannot read the input")? == 0 {
+                    Typing::End
+                } else {
+                    // A line that is not text is read as far as it goes; it will not be a move.
+                    Typing::Line(String::from_utf8_lossy(&bytes).into_owned())
+                }
+            }
+        };
+        if let (Typing::Line(line), Some(record)) = (&typed, &mut console.record) {
+            record.append(&format!("{}\n", line.trim_end()))?;
+        }
+        Ok(typed)
+    }
 }
 
 /// What a person's turn can change, borrowed from `run` for the line typed at the prompt.
@@ -405,20 +471,8 @@ fn moves_so_far(game: &Game) -> String {
 
 /// The best moves with their values, from the analysis.
 fn hint_text(moves: &[MoveValue]) -> String {
-    let shown: Vec<String> = moves
-        .iter()
-        .take(HINT_MOVES)
-        .map(|m| format!("{} {}", m.square, m.value))
-        .collect();
-    let mut text = format!("hint: {}\n", shown.join("; "));
-    if moves.len() > HINT_MOVES {
-        let others = (moves.len() - HINT_MOVES) as u64;
-        text += &format!(
-            "      ({} not shown)\n",
-            display::counted(others, "other move", "other moves")
-        );
-    }
-    text
+    let shown: Vec<String> = moves.iter().map(|m| format!("{} {}", m.square, m.value)).collect();
+    format!("hint, best first: {}\n", shown.join("; "))
 }
 
 /// Turns as words: `d3 (black), c5 (white)`, passes named.

@@ -192,9 +192,15 @@ fn play_starts_from_a_transcript_and_hints_give_values() {
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
     assert!(stdout.contains("Move 4; so far: f5d6c3\n"), "{stdout}");
-    let hint = stdout.lines().find(|l| l.contains("hint: ")).unwrap();
+    let hint = stdout.lines().find(|l| l.contains("hint, best first: ")).unwrap();
     assert!(hint.contains(" discs (estimate, depth 10)"), "{hint}");
-    assert_eq!(hint.matches("; ").count(), 2, "three moves: {hint}");
+    // Every legal move, none left out.
+    let legal = othello::notation::transcript::play(othello::Position::START, "f5d6c3")
+        .unwrap()
+        .position()
+        .moves()
+        .count();
+    assert_eq!(hint.matches("; ").count() + 1, legal as usize, "{hint}");
     assert!(stdout.contains("Took back d3 (white), "), "{stdout}");
     assert!(stdout.contains("Played again d3 (white), "), "{stdout}");
     assert!(stdout.contains("There is nothing to redo."));
@@ -361,4 +367,77 @@ fn a_log_whose_last_line_a_kill_cut_off_replays_without_that_game() {
     let lines: Vec<&str> = text.lines().collect();
     std::fs::write(&log, format!("{}\n{}\n", &lines[0][..50], lines[1])).unwrap();
     common::othello(["replay", log.to_str().unwrap()]).assert().code(2);
+}
+
+/// Drives `othello ARGS...` through a pseudo-terminal: for each (text, keys), waits until the
+/// terminal has shown `text` (counting from where the last wait ended) and types `keys`; then reads
+/// to the end. Returns (what the terminal showed, the exit status).
+fn at_a_terminal(args: &[&str], script: &[(&str, &[u8])]) -> (String, i32) {
+    const DRIVER: &str = r#"
+import os, pty, select, sys, time
+steps = [(bytes.fromhex(w), bytes.fromhex(k)) for w, k in (s.split(":") for s in sys.argv[1].split(","))]
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(sys.argv[2], sys.argv[2:])
+out = b""
+seen = 0
+def read(text):
+    global out, seen
+    end = time.time() + 60
+    while (text is None or out.find(text, seen) < 0) and time.time() < end:
+        if not select.select([fd], [], [], 0.1)[0]:
+            continue
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:
+            return
+        if not chunk:
+            return
+        out += chunk
+    if text is not None and out.find(text, seen) >= 0:
+        seen = out.find(text, seen) + len(text)
+for wait, keys in steps:
+    read(wait)
+    time.sleep(0.2)
+    os.write(fd, keys)
+read(None)
+_, status = os.waitpid(pid, 0)
+sys.stdout.buffer.write(out)
+print("\nSTATUS", os.waitstatus_to_exitcode(status))
+"#;
+    let binary = assert_cmd::cargo::cargo_bin("othello");
+    let hex = |bytes: &[u8]| bytes.iter().map(|b| format!("{b:02x}")).collect::<String>();
+    let steps: Vec<String> = script
+        .iter()
+        .map(|(wait, keys)| format!("{}:{}", hex(wait.as_bytes()), hex(keys)))
+        .collect();
+    let output = common::dies_with_test(std::process::Command::new("python3"))
+        .args(["-c", DRIVER, &steps.join(",")])
+        .arg(&binary)
+        .args(args)
+        .env("TERM", "xterm")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&output.stdout).into_owned();
+    let (shown, status) = text.rsplit_once("\nSTATUS ").expect("the driver ran to the end");
+    (shown.to_string(), status.trim().parse().unwrap())
+}
+
+/// At a terminal the prompt is a line editor: an arrow key moves the cursor instead of being read
+/// as a square, the history recalls a move, and Ctrl-C leaves the game with a word and status 130.
+#[test]
+fn at_a_terminal_play_edits_lines_and_ctrl_c_leaves_with_status_130() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("game.json");
+    let (shown, status) = at_a_terminal(
+        &["play", "--white", "greedy", "--log", log.to_str().unwrap()],
+        // Left arrow in the middle of a move, then the move; then Ctrl-C at the next prompt.
+        &[("to move> ", b"3\x1b[Dd\r"), ("Move 3; so far: d3", b"\x03")],
+    );
+    assert_eq!(status, 130, "{shown}");
+    assert!(!shown.contains("is not a square"), "{shown}");
+    assert!(shown.contains("Interrupted: the game is left unfinished."), "{shown}");
+    assert!(shown.contains("Transcript: d3"), "{shown}");
+    let kept: serde_json::Value = serde_json::from_slice(&std::fs::read(&log).unwrap()).unwrap();
+    assert_eq!(kept["moves"][0]["name"], "d3", "the log keeps the game");
 }
