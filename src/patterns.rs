@@ -313,6 +313,76 @@ pub fn builtin() -> &'static Weights {
     })
 }
 
+/// The weights searches use unless told otherwise: `--weights FILE` (set once, before any search), or
+/// the built-in ones.
+pub fn default_weights() -> &'static Weights {
+    DEFAULT.get().map_or_else(builtin, |loaded| &loaded.weights)
+}
+
+static DEFAULT: OnceLock<&'static LoadedWeights> = OnceLock::new();
+
+/// Makes `weights` the default of every search (`--weights FILE`); only the first call counts.
+pub fn set_default_weights(weights: &'static LoadedWeights) {
+    let _ = DEFAULT.set(weights);
+}
+
+/// Weights read from a file (what `othello train --out` writes), with the file's name: what
+/// `--weights FILE` and `engine:...:weights=FILE` load. Loaded once per file, and kept.
+pub struct LoadedWeights {
+    pub path: std::path::PathBuf,
+    pub weights: Weights,
+}
+
+impl std::fmt::Debug for LoadedWeights {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "LoadedWeights({})", self.path.display())
+    }
+}
+
+// Two loads of one file are one value: compared and hashed by the file's name.
+impl PartialEq for LoadedWeights {
+    fn eq(&self, other: &LoadedWeights) -> bool {
+        self.path == other.path
+    }
+}
+
+impl Eq for LoadedWeights {}
+
+impl std::hash::Hash for LoadedWeights {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.path.hash(state);
+    }
+}
+
+/// A weights file that cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum WeightsError {
+    #[error(transparent)]
+    Read(#[from] crate::files::ReadError),
+    #[error("{0} is not a weights file (as othello train --out writes them)")]
+    Malformed(std::path::PathBuf),
+}
+
+/// The largest weights file read (the built-in one is 1.2 MB).
+const MAX_WEIGHTS_BYTES: u64 = 64 << 20;
+
+/// The weights in `path`, read on the first call for that path and kept for the program's life.
+pub fn load(path: &std::path::Path) -> Result<&'static LoadedWeights, WeightsError> {
+    static LOADED: std::sync::Mutex<Vec<&'static LoadedWeights>> = std::sync::Mutex::new(Vec::new());
+    let mut loaded = LOADED.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(&found) = loaded.iter().find(|w| w.path == path) {
+        return Ok(found);
+    }
+    let bytes = crate::files::read_bytes_limited(path, MAX_WEIGHTS_BYTES)?;
+    let weights = Weights::from_bytes(&bytes).ok_or_else(|| WeightsError::Malformed(path.to_path_buf()))?;
+    let kept: &'static LoadedWeights = Box::leak(Box::new(LoadedWeights {
+        path: path.to_path_buf(),
+        weights,
+    }));
+    loaded.push(kept);
+    Ok(kept)
+}
+
 impl Weights {
     /// The evaluation of `board` for its side to move, in 1/`SCALE` discs.
     pub fn evaluate(&self, board: Board) -> i32 {

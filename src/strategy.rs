@@ -14,7 +14,7 @@ use crate::position::Position;
 use crate::programs::{ProgramForm, ProgramPlayer, ProgramSpec};
 use crate::rng::SeededRng;
 use crate::search::alphabeta::alphabeta;
-use crate::search::engine::{Budget, DEFAULT_MILLISECONDS, Engine, EngineStyle};
+use crate::search::engine::{Budget, DEFAULT_MILLISECONDS, Engine, EngineEval, EngineStyle};
 use crate::search::minimax::minimax;
 use crate::search::{Scoring, SearchResult};
 use crate::square::Square;
@@ -64,16 +64,21 @@ pub const MAX_DEPTH: u32 = 30;
 pub const DEFAULT_EVAL: Eval = Eval::Weights;
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "unknown strategy {0:?}: expected random, greedy, weighted, preferred, minimax:DEPTH[:EVAL], alphabeta:DEPTH[:EVAL], lookahead:K, engine[:MILLISECONDS, 1..3600000][:handmade|:fullwidth], engine:nodes=N[:handmade|:fullwidth], argv:COMMAND, quickmove:FILE.py or strategy:FILE.py (EVAL: discs, weights, mobility, corners; DEPTH 1..{MAX_DEPTH})"
-)]
-pub struct UnknownStrategy(pub String);
+pub enum UnknownStrategy {
+    #[error(
+        "unknown strategy {0:?}: expected random, greedy, weighted, preferred, minimax:DEPTH[:EVAL], alphabeta:DEPTH[:EVAL], lookahead:K, engine[:MILLISECONDS, 1..3600000][:handmade|:fullwidth][:weights=FILE], engine:nodes=N[...], argv:COMMAND, quickmove:FILE.py or strategy:FILE.py (EVAL: discs, weights, mobility, corners; DEPTH 1..{MAX_DEPTH})"
+    )]
+    Unknown(String),
+    /// The spec names a weights file that cannot be used.
+    #[error("strategy {spec:?}: {why}")]
+    Weights { spec: String, why: String },
+}
 
 impl FromStr for StrategySpec {
     type Err = UnknownStrategy;
 
     fn from_str(text: &str) -> Result<StrategySpec, UnknownStrategy> {
-        let unknown = || UnknownStrategy(text.to_string());
+        let unknown = || UnknownStrategy::Unknown(text.to_string());
         for form in [ProgramForm::Argv, ProgramForm::QuickMove, ProgramForm::Strategy] {
             if let Some(target) = text.strip_prefix(form.prefix()) {
                 if target.trim().is_empty() {
@@ -104,24 +109,47 @@ impl FromStr for StrategySpec {
                 eval: eval(rest.first())?,
             }),
             ["lookahead", d] => Ok(StrategySpec::Lookahead { depth: depth(d)? }),
-            ["engine"] => Ok(StrategySpec::Engine {
-                milliseconds: DEFAULT_MILLISECONDS,
-                style: EngineStyle::default(),
-            }),
-            ["engine", budget, rest @ ..] if rest.len() <= 1 => {
-                let style = match rest {
-                    [] => EngineStyle::default(),
-                    [word] => EngineStyle::from_word(word).ok_or_else(unknown)?,
-                    _ => return Err(unknown()),
+            ["engine", words @ ..] if words.len() <= 3 => {
+                // engine[:BUDGET][:handmade|:fullwidth][:weights=FILE], in that order.
+                let (budget, mut words) = match words {
+                    [first, rest @ ..] if !first.starts_with("weights=") && EngineStyle::from_word(first).is_none() => {
+                        (Some(*first), rest)
+                    }
+                    rest => (None, rest),
                 };
-                match budget.strip_prefix("nodes=") {
-                    Some(nodes) => match nodes.parse::<u64>() {
-                        Ok(nodes @ 1..=100_000_000_000) => Ok(StrategySpec::EngineNodes { nodes, style }),
-                        _ => Err(unknown()),
-                    },
-                    None => match budget.parse::<u64>() {
-                        Ok(milliseconds @ 1..=3_600_000) => Ok(StrategySpec::Engine { milliseconds, style }),
-                        _ => Err(unknown()),
+                let mut style = EngineStyle::default();
+                if let [word, rest @ ..] = words
+                    && let Some(named) = EngineStyle::from_word(word)
+                {
+                    style = named;
+                    words = rest;
+                }
+                match words {
+                    [] => {}
+                    [word] if word.starts_with("weights=") && style.eval == EngineEval::Patterns => {
+                        let path = std::path::Path::new(&word["weights=".len()..]);
+                        let loaded = crate::patterns::load(path).map_err(|why| UnknownStrategy::Weights {
+                            spec: text.to_string(),
+                            why: why.to_string(),
+                        })?;
+                        style.weights = Some(loaded);
+                    }
+                    _ => return Err(unknown()),
+                }
+                match budget {
+                    None => Ok(StrategySpec::Engine {
+                        milliseconds: DEFAULT_MILLISECONDS,
+                        style,
+                    }),
+                    Some(budget) => match budget.strip_prefix("nodes=") {
+                        Some(nodes) => match nodes.parse::<u64>() {
+                            Ok(nodes @ 1..=100_000_000_000) => Ok(StrategySpec::EngineNodes { nodes, style }),
+                            _ => Err(unknown()),
+                        },
+                        None => match budget.parse::<u64>() {
+                            Ok(milliseconds @ 1..=3_600_000) => Ok(StrategySpec::Engine { milliseconds, style }),
+                            _ => Err(unknown()),
+                        },
                     },
                 }
             }

@@ -84,6 +84,10 @@ struct Cli {
     /// Colour: auto (on a terminal, unless NO_COLOR is set or TERM is dumb), always or never
     #[arg(long, global = true, value_enum, value_name = "WHEN", default_value_t = display::ColorChoice::Auto)]
     color: display::ColorChoice,
+    /// Weights for the trained evaluation wherever the engine plays or orders moves (as `othello train
+    /// --out` writes them; default: the built-in ones)
+    #[arg(long, global = true, value_name = "FILE")]
+    weights: Option<std::path::PathBuf>,
     #[command(subcommand)]
     command: Command,
 }
@@ -158,6 +162,22 @@ struct CompletionsArgs {
     shell: clap_complete::Shell,
 }
 
+/// The first word that is not a global option (`--color WHEN`, `--weights FILE`) or its value:
+/// `othello --color never play` is the play command as `othello play --color never` is.
+fn first_word(args: &[String]) -> Option<&str> {
+    let mut words = args.iter();
+    while let Some(word) = words.next() {
+        match word.as_str() {
+            "--color" | "--weights" => {
+                words.next();
+            }
+            option if option.starts_with("--color=") || option.starts_with("--weights=") => {}
+            word => return Some(word),
+        }
+    }
+    None
+}
+
 /// Whether a word names a subcommand, by clap's own list (and `help`). A lab argument never does
 /// (a token or a square has at most 2 characters, a board 64), and for those the command tree is
 /// not even built: the lab mode starts as fast as it can.
@@ -221,7 +241,7 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
                 .map_err(|raw| anyhow!("bad argument {raw:?}: not valid UTF-8"))
         })
         .collect::<Result<_>>()?;
-    let subcommand = args.first().is_some_and(|first| is_subcommand(first));
+    let subcommand = first_word(&args).is_some_and(is_subcommand);
     let asks = |flags: &[&str]| args.iter().any(|arg| flags.contains(&arg.as_str()));
     let args = match (subcommand, asks(&["--version", "-V"]), asks(&["--help", "-h"])) {
         // Lab-mode words with --version or --help: the program's version or help, whatever else is there.
@@ -249,6 +269,9 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
         Err(error) => bail!(first_line_of(&error)),
     };
     display::set_color(cli.color);
+    if let Some(path) = &cli.weights {
+        crate::patterns::set_default_weights(crate::patterns::load(path)?);
+    }
     match cli.command {
         Command::Analyze(args) => analyze::run(args),
         Command::Best(args) => lookahead::run_best(args),

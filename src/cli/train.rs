@@ -152,8 +152,22 @@ pub fn run(args: TrainArgs) -> Result<()> {
         mean_rmse(&trained),
         mean_rmse(&fitted)
     );
+    let (new, old) = (mean_rmse(&trained), mean_rmse(&builtin));
+    report += &if new > old {
+        format!(
+            "The new weights are WORSE than the built-in ones on these validation games ({new:.2} against {old:.2} discs): more games, or other settings, may help.\n"
+        )
+    } else {
+        format!(
+            "The new weights are better than the built-in ones on these validation games ({new:.2} against {old:.2} discs).\n"
+        )
+    };
     output.finish_bytes(&weights.to_bytes())?;
-    write_stdout(&(report + &format!("weights written to {}\n", args.out.display())))
+    report += &format!(
+        "weights written to {}; try them with --weights {0} or engine:...:weights={0}\n",
+        args.out.display()
+    );
+    write_stdout(&report)
 }
 
 /// The root mean square error over all stages together.

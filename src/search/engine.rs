@@ -11,7 +11,7 @@ use arrayvec::ArrayVec;
 use crate::board::Board;
 use crate::cpu::{Cpu, at_level, with_cpu};
 use crate::eval::{Eval, weighted_score};
-use crate::patterns;
+use crate::patterns::{self, LoadedWeights, Weights};
 use crate::search::endgame::Solver;
 use crate::search::limits::Limits;
 use crate::search::ordering::fastest_first;
@@ -60,7 +60,13 @@ const ESTIMATE_SCALES: [i64; 5] = [126, 111, 73, 58, 58];
 /// The hand-made evaluation of `board` as an estimate in discs, without search (for comparisons).
 pub fn static_estimate(board: Board) -> i32 {
     let eval = EngineEval::HandMade;
-    midgame_value(eval, with_cpu!(C => evaluate::<C>(eval, board)), 0, board.empty_count()).number()
+    midgame_value(
+        eval,
+        with_cpu!(C => evaluate::<C>(eval, patterns::default_weights(), board)),
+        0,
+        board.empty_count(),
+    )
+    .number()
 }
 
 /// The value of a midgame search to `depth` from a root with `empties` empty squares.
@@ -123,6 +129,9 @@ pub struct EngineStyle {
     /// Multi-ProbCut in the midgame search (never in the exact solver); fitted for the trained
     /// evaluation only.
     pub selective: bool,
+    /// Weights of a file for the trained evaluation (`engine:...:weights=FILE`); none: the default
+    /// ones (`--weights`, else the built-in).
+    pub weights: Option<&'static LoadedWeights>,
 }
 
 impl Default for EngineStyle {
@@ -130,6 +139,7 @@ impl Default for EngineStyle {
         EngineStyle {
             eval: EngineEval::Patterns,
             selective: true,
+            weights: None,
         }
     }
 }
@@ -139,19 +149,26 @@ impl EngineStyle {
     pub const HANDMADE: EngineStyle = EngineStyle {
         eval: EngineEval::HandMade,
         selective: false,
+        weights: None,
     };
     /// The trained evaluation without ProbCut: what the selectivity is measured against.
     pub const FULL_WIDTH: EngineStyle = EngineStyle {
         eval: EngineEval::Patterns,
         selective: false,
+        weights: None,
     };
 
-    /// The word a strategy spec ends with to ask for this style (`engine:1000:handmade`), if any.
-    pub fn suffix(self) -> &'static str {
-        match (self.eval, self.selective) {
+    /// The words a strategy spec ends with to ask for this style (`engine:1000:handmade`,
+    /// `engine:1000:weights=w.bin`), if any.
+    pub fn suffix(self) -> String {
+        let style = match (self.eval, self.selective) {
             (EngineEval::HandMade, _) => ":handmade",
             (EngineEval::Patterns, false) => ":fullwidth",
             (EngineEval::Patterns, true) => "",
+        };
+        match self.weights {
+            Some(loaded) => format!("{style}:weights={}", loaded.path.display()),
+            None => style.to_string(),
         }
     }
 
@@ -168,6 +185,7 @@ impl EngineStyle {
 pub struct Engine {
     budget: Budget,
     eval: EngineEval,
+    weights: &'static Weights,
     table: Table<Entry>,
     solver: Solver,
     nodes: u64,
@@ -204,11 +222,17 @@ impl Engine {
             Budget::Depth(depth) => 1 << (2 * depth).min(40),
         };
         let bits = (u64::BITS - nodes.leading_zeros()).clamp(MIN_TABLE_BITS, TABLE_BITS);
+        let weights = style
+            .weights
+            .map_or_else(patterns::default_weights, |loaded| &loaded.weights);
+        let mut solver = Solver::with_table_bits(bits + 1);
+        solver.set_weights(weights);
         Engine {
             budget,
             eval,
+            weights,
             table: Table::new(bits),
-            solver: Solver::with_table_bits(bits + 1),
+            solver,
             nodes: 0,
             limits: Limits::new(CHECK_EVERY),
             selective: style.selective && eval == EngineEval::Patterns && !matches!(budget, Budget::Depth(_)),
@@ -258,7 +282,7 @@ impl Engine {
             best: first,
             value: midgame_value(
                 self.eval,
-                with_cpu!(C => evaluate::<C>(self.eval, board)),
+                with_cpu!(C => evaluate::<C>(self.eval, self.weights, board)),
                 0,
                 board.empty_count(),
             ),
@@ -373,8 +397,8 @@ impl Engine {
         }
         if depth == 0 {
             return match self.eval {
-                EngineEval::Patterns => patterns::builtin().evaluate_with_moves::<C>(board, moves),
-                EngineEval::HandMade => evaluate::<C>(self.eval, board),
+                EngineEval::Patterns => self.weights.evaluate_with_moves::<C>(board, moves),
+                EngineEval::HandMade => evaluate::<C>(self.eval, self.weights, board),
             };
         }
         let mut hinted = NO_MOVE;
@@ -412,7 +436,7 @@ impl Engine {
             } else if self.eval == EngineEval::Patterns && depth >= EVAL_ORDERING_DEPTH {
                 // Deep enough, the trained evaluation pays for itself in the ordering: the child's
                 // value for the opponent, plus two discs a reply.
-                fastest_first(child) * ORDERING_REPLY + evaluate::<C>(self.eval, child)
+                fastest_first(child) * ORDERING_REPLY + evaluate::<C>(self.eval, self.weights, child)
             } else {
                 fastest_first(child)
             };
@@ -478,9 +502,9 @@ const ORDERING_REPLY: i32 = 2 * patterns::SCALE;
 /// The evaluation at the horizon: the trained patterns (in 1/32 discs), or mobility and stability
 /// (h3) plus the square weights (h2).
 #[inline(always)]
-fn evaluate<C: Cpu>(eval: EngineEval, board: Board) -> i32 {
+fn evaluate<C: Cpu>(eval: EngineEval, weights: &Weights, board: Board) -> i32 {
     match eval {
-        EngineEval::Patterns => patterns::builtin().evaluate_at::<C>(board),
+        EngineEval::Patterns => weights.evaluate_at::<C>(board),
         EngineEval::HandMade => Eval::Mobility.evaluate(board) + weighted_score(board.player, board.opponent),
     }
 }
@@ -528,6 +552,7 @@ mod tests {
         let asked = EngineStyle {
             eval: EngineEval::HandMade,
             selective: true,
+            weights: None,
         };
         assert!(!Engine::with_style(Budget::Nodes(1000), asked).selective);
         assert!(!Engine::with_style(Budget::Nodes(1000), EngineStyle::HANDMADE).selective);

@@ -4,7 +4,7 @@
 use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::cpu::Cpu;
-use crate::patterns::{self, SCALE};
+use crate::patterns::{SCALE, Weights};
 use crate::square::Square;
 use crate::stability::stable_discs;
 
@@ -39,7 +39,7 @@ const PARITY_WEIGHT: i32 = 2;
 /// opponent's later moves come from), our stable discs, and what the trained evaluation says the
 /// child is worth to the opponent.
 #[inline(always)]
-pub(crate) fn rich<C: Cpu>(child: Board, square: Square) -> i32 {
+pub(crate) fn rich<C: Cpu>(weights: &Weights, child: Board, square: Square) -> i32 {
     let ours = child.opponent.0;
     let around_ours = {
         let sideways = ((ours << 1) & 0xfefe_fefe_fefe_fefe) | ((ours >> 1) & 0x7f7f_7f7f_7f7f_7f7f);
@@ -48,7 +48,7 @@ pub(crate) fn rich<C: Cpu>(child: Board, square: Square) -> i32 {
     };
     let potential = (around_ours & child.empties().0).count_ones() as i32;
     let stable = stable_discs(ours, child.player.0).count_ones() as i32;
-    let evaluation = patterns::builtin().evaluate_at::<C>(child) * EVALUATION_WEIGHT / SCALE;
+    let evaluation = weights.evaluate_at::<C>(child) * EVALUATION_WEIGHT / SCALE;
     with_parity(child, square) * 16 + 8 * potential - 8 * stable + evaluation
 }
 

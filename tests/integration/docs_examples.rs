@@ -217,7 +217,10 @@ fn every_othello_command_in_the_readme_and_docs_is_one_it_accepts() {
             {
                 continue;
             }
-            if let Err(error) = othello::cli::accepts(&args) {
+            // Files an example makes or assumes (a student's program, trained weights) need not exist here.
+            if let Err(error) = othello::cli::accepts(&args)
+                && !error.to_string().contains("No such file or directory")
+            {
                 panic!("{}:{line}: `othello {}`: {error}", document.display(), words.join(" "));
             }
             checked += 1;

@@ -166,7 +166,11 @@ fn train_fits_weights_that_load_and_reports_each_stage() {
     .stdout(
         predicates::str::contains("guess 0  hand-made  built-in  trained")
             .and(predicates::str::contains(" 1-5 "))
-            .and(predicates::str::contains("56-60")),
+            .and(predicates::str::contains("56-60"))
+            // 3 passes over 30 games cannot beat the built-in weights, and train says so.
+            .and(predicates::str::contains(
+                "The new weights are WORSE than the built-in ones",
+            )),
     );
     let bytes = std::fs::read(&weights).unwrap();
     let loaded = othello::patterns::Weights::from_bytes(&bytes).expect("the weights load");
@@ -184,6 +188,74 @@ fn train_fits_weights_that_load_and_reports_each_stage() {
         .code(2)
         .stderr(predicates::str::contains("too few to fit"));
     assert!(!other.exists());
+}
+
+/// Trained weights are tried without a rebuild: `engine:...:weights=FILE` for one player, `--weights
+/// FILE` for every search; a copy of the built-in weights plays as the built-in ones do, other weights
+/// play otherwise, and a file that is no weights file is named.
+#[test]
+fn weights_from_a_file_play_without_a_rebuild() {
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join("copy.bin");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("weights/patterns.bin"),
+        &copy,
+    )
+    .unwrap();
+    let data = dir.path().join("data.txt");
+    let trained = dir.path().join("trained.bin");
+    selfplay(&data, &["--games", "20"]).success();
+    common::othello([
+        "train",
+        data.to_str().unwrap(),
+        "--out",
+        trained.to_str().unwrap(),
+        "--epochs",
+        "2",
+    ])
+    .assert()
+    .success();
+    // The engine's values through a game: they differ as soon as the evaluation does.
+    let values = |args: &[&str]| {
+        let output = common::othello(["analyze", "f5d6c3d3c4f4c5b3c2", "--depth", "4", "--exact-empties", "0"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let builtin = values(&[]);
+    assert_eq!(values(&["--weights", copy.to_str().unwrap()]), builtin);
+    assert_ne!(values(&["--weights", trained.to_str().unwrap()]), builtin);
+    // One player with other weights: the games' moves follow.
+    let game = |spec: &str| {
+        let output = common::othello(["match", spec, "engine:nodes=3000", "--games", "2", "--json"])
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        (
+            report["a_discs"].clone(),
+            report["b_discs"].clone(),
+            report["a"]["nodes_per_move"].clone(),
+        )
+    };
+    let copied = format!("engine:nodes=3000:weights={}", copy.display());
+    assert_eq!(game(&copied), game("engine:nodes=3000"));
+    let other = format!("engine:nodes=3000:weights={}", trained.display());
+    assert_ne!(game(&other), game("engine:nodes=3000"));
+    common::othello([
+        "best",
+        "--strategy",
+        &format!("engine:nodes=3000:weights={}", data.display()),
+    ])
+    .assert()
+    .code(2)
+    .stderr(predicates::str::contains("is not a weights file"));
+    common::othello(["analyze", "--weights", "/no/such/weights.bin"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("/no/such/weights.bin"));
 }
 
 #[test]

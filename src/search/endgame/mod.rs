@@ -20,7 +20,7 @@ use super::table::{NO_MOVE, Table};
 use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::cpu::{Cpu, at_level, with_cpu};
-use crate::patterns::SCALE;
+use crate::patterns::{SCALE, Weights};
 use crate::square::Square;
 use crate::stability::stable_discs;
 
@@ -163,6 +163,8 @@ enum Line {
 /// Solves positions exactly; keeps its table between calls, so related positions solve faster.
 pub struct Solver {
     table: Table<Entry>,
+    /// The evaluation its move ordering consults.
+    weights: &'static Weights,
     nodes: u64,
     limits: Limits,
     counting: Counting,
@@ -186,6 +188,7 @@ impl Solver {
     pub fn with_table_bits(bits: u32) -> Solver {
         Solver {
             table: Table::new(bits),
+            weights: crate::patterns::default_weights(),
             nodes: 0,
             limits: Limits::new(CHECK_EVERY),
             counting: Counting::EmptiesToWinner,
@@ -199,6 +202,11 @@ impl Solver {
             counting,
             ..Solver::with_table_bits(bits)
         }
+    }
+
+    /// Orders moves with `weights` (the engine's own) instead of the default ones.
+    pub fn set_weights(&mut self, weights: &'static Weights) {
+        self.weights = weights;
     }
 
     /// Stops searches once they have visited `limit` nodes (they then return `OutOfTime`).
@@ -473,7 +481,7 @@ impl Solver {
                 let value = self.shallow::<C>(child, depth, -SHALLOW_INFINITY, SHALLOW_INFINITY);
                 ordering::searched(child, square, value)
             } else if empties >= RICH_ORDERING_EMPTIES {
-                ordering::rich::<C>(child, square)
+                ordering::rich::<C>(self.weights, child, square)
             } else {
                 ordering::with_parity(child, square)
             };
@@ -512,7 +520,7 @@ impl Solver {
     fn shallow_body<C: Cpu>(&mut self, board: Board, depth: u32, mut alpha: i32, beta: i32) -> i32 {
         self.tick();
         if depth == 0 {
-            return crate::patterns::builtin().evaluate_at::<C>(board);
+            return self.weights.evaluate_at::<C>(board);
         }
         let moves = board.moves();
         if moves.is_empty() {
