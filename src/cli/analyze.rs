@@ -45,7 +45,8 @@ pub struct AnalyzeArgs {
     /// Which game of a file holding several (a match log, a GGF file), from 1
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     game: u32,
-    /// Write the evaluation through the game as an SVG graph
+    /// Write a picture: for a game, its values move by move as a graph; for a position, the board with
+    /// each legal move's value on its square
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
     /// Print JSON instead of text
@@ -68,10 +69,14 @@ pub fn run(args: AnalyzeArgs) -> Result<()> {
     let mut analyst = Analyst::new(settings);
     match target {
         Target::Position(position) => {
-            if args.svg.is_some() {
-                bail!("--svg draws a game: give a game (a transcript, a log or a GGF file), not a position");
-            }
+            super::output::Files::new()
+                .output("--svg", args.svg.as_deref())
+                .check()?;
+            let svg = args.svg.as_deref().map(Output::open).transpose()?;
             let moves = analyst.moves(position.board);
+            if let Some(svg) = svg {
+                svg.finish(&svg_position(position, &moves))?;
+            }
             let text = if args.json {
                 position_json(position, &moves, settings)
             } else {
@@ -336,6 +341,90 @@ fn game_json(game: &Game, analysed: &[AnalysedMove], black: &str, white: &str, s
     })
 }
 
+/// A position as a picture: the board, and on each legal square the move's value in discs for the
+/// side to move (bold when exact), the best ones ringed, as GUIs show hints.
+fn svg_position(position: Position, moves: &[MoveValue]) -> String {
+    let cell = 48.0;
+    let (left, top) = (28.0, 52.0);
+    let size = 8.0 * cell;
+    let (width, height) = (left + size + 16.0, top + size + 40.0);
+    let side = position.to_move;
+    let mut out = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" font-family=\"sans-serif\" font-size=\"12\">\n\
+         <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
+         <text x=\"{left}\" y=\"20\" font-size=\"14\">{} ({}) to move, {} empty squares</text>\n\
+         <text x=\"{left}\" y=\"38\" font-size=\"11\">each move's value in discs for {0}; bold: exact; ringed: the best</text>\n\
+         <rect x=\"{left}\" y=\"{top}\" width=\"{size}\" height=\"{size}\" fill=\"#2e7d32\"/>\n",
+        capitalised(side),
+        side.lab_char(),
+        position.board.empty_count()
+    );
+    for i in 0..=8 {
+        let at = i as f64 * cell;
+        out += &format!(
+            "<line x1=\"{0}\" y1=\"{1:.1}\" x2=\"{2}\" y2=\"{1:.1}\" stroke=\"#1b4d1e\"/>\n<line x1=\"{3:.1}\" y1=\"{4}\" x2=\"{3:.1}\" y2=\"{5}\" stroke=\"#1b4d1e\"/>\n",
+            left,
+            top + at,
+            left + size,
+            left + at,
+            top,
+            top + size
+        );
+    }
+    for i in 0..8 {
+        let middle = (i as f64 + 0.5) * cell;
+        out += &format!(
+            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\" fill=\"#777\">{}</text>\n<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\" fill=\"#777\">{}</text>\n",
+            left + middle,
+            top + size + 16.0,
+            (b'a' + i as u8) as char,
+            left - 12.0,
+            top + middle + 4.0,
+            i + 1
+        );
+    }
+    let (black, white) = (position.black(), position.white());
+    let best = moves.first().map(|m| m.value.number());
+    for square in crate::bitboard::Bitboard::FULL {
+        let (row, col) = (square.index() / 8, square.index() % 8);
+        let (cx, cy) = (left + (col as f64 + 0.5) * cell, top + (row as f64 + 0.5) * cell);
+        let fill = if black.contains(square) {
+            Some("#111")
+        } else if white.contains(square) {
+            Some("#fafafa")
+        } else {
+            None
+        };
+        if let Some(fill) = fill {
+            out += &format!(
+                "<circle cx=\"{cx:.1}\" cy=\"{cy:.1}\" r=\"{:.1}\" fill=\"{fill}\" stroke=\"#333\"/>\n",
+                cell * 0.4
+            );
+        } else if let Some(m) = moves.iter().find(|m| m.square == square) {
+            if Some(m.value.number()) == best {
+                out += &format!(
+                    "<circle cx=\"{cx:.1}\" cy=\"{cy:.1}\" r=\"{:.1}\" fill=\"none\" stroke=\"#ffd54f\" stroke-width=\"3\"/>\n",
+                    cell * 0.4
+                );
+            }
+            out += &format!(
+                "<text x=\"{cx:.1}\" y=\"{:.1}\" text-anchor=\"middle\" font-size=\"15\" fill=\"white\"{}><title>{} {}</title>{:+}</text>\n",
+                cy + 5.0,
+                if m.value.is_exact() {
+                    " font-weight=\"bold\""
+                } else {
+                    ""
+                },
+                m.square,
+                m.value,
+                m.value.number()
+            );
+        }
+    }
+    out += "</svg>\n";
+    out
+}
+
 /// The evaluation through the game as a line graph: black's value before each move, mistakes and
 /// blunders marked on the side that made them.
 fn svg_graph(analysed: &[AnalysedMove], black: &str, white: &str) -> String {
@@ -394,6 +483,17 @@ fn svg_graph(analysed: &[AnalysedMove], black: &str, white: &str) -> String {
         "<polyline points=\"{}\" fill=\"none\" stroke=\"#1f5fbf\" stroke-width=\"2\"/>\n",
         points.join(" ")
     );
+    // Where the values turn exact: the solver reached the end from there on.
+    if let Some(first) = analysed.iter().position(|entry| entry.played_value().value.is_exact()) {
+        let px = x(first);
+        out += &format!(
+            "<line x1=\"{px:.1}\" y1=\"{top}\" x2=\"{px:.1}\" y2=\"{0:.1}\" stroke=\"#2e7d32\" stroke-dasharray=\"4 3\"/>\n<text x=\"{1:.1}\" y=\"{2:.1}\" fill=\"#2e7d32\">exact from move {3}</text>\n",
+            height - bottom,
+            px + 4.0,
+            top + 12.0,
+            analysed[first].number
+        );
+    }
     for (i, entry) in analysed.iter().enumerate() {
         let colour = match entry.verdict() {
             Verdict::Good => continue,

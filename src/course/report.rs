@@ -239,7 +239,7 @@ pub(super) fn board_html(rows: &[String], other: &[String], title: &str) -> Stri
             let cell = cells.get(col).copied();
             let (class, glyph) = match cell {
                 Some('x') => ("x", "&#9679;"),
-                Some('o') => ("o", "&#9675;"),
+                Some('o') => ("o", "&#9679;"),
                 Some(_) => ("e", ""),
                 None => ("missing", "?"),
             };

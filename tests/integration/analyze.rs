@@ -159,7 +159,11 @@ fn bad_games_and_positions_are_named_and_refused() {
             2,
             "/nonexistent-folder/x.svg",
         ),
-        (&["analyze", "--moves", "f5", "--svg", "x.svg"], 2, "--svg draws a game"),
+        (
+            &["analyze", "--moves", "f5", "--svg", "/nonexistent-folder/p.svg"],
+            2,
+            "/nonexistent-folder/p.svg",
+        ),
         (
             &["analyze", "f5d6", "--game", "2"],
             2,
@@ -230,5 +234,66 @@ fn replay_converts_logs_ggf_and_transcripts_into_each_other() {
             "black (black) vs white (white): black 28, white 36, white wins; 60 moves and 1 pass, all legal\n"
         ),
         "{one}"
+    );
+}
+
+/// `analyze POSITION --svg`: the board with every legal move's value on its square (a picture
+/// that parses as XML), and a game's graph marks where its values turn exact.
+#[test]
+fn pictures_show_a_positions_move_values_and_where_a_games_values_are_exact() {
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("position.svg");
+    let output = common::othello([
+        "analyze",
+        "--moves",
+        "f5d6c3d3c4",
+        "--json",
+        "--svg",
+        svg.to_str().unwrap(),
+    ])
+    .output()
+    .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let text = std::fs::read_to_string(&svg).unwrap();
+    let picture = roxmltree::Document::parse(&text).unwrap();
+    let titles: Vec<String> = picture
+        .descendants()
+        .filter(|n| n.has_tag_name("title"))
+        .map(|n| n.text().unwrap().to_string())
+        .collect();
+    let moves = report["moves"].as_array().unwrap();
+    assert_eq!(titles.len(), moves.len(), "a value on each legal square: {titles:?}");
+    for m in moves {
+        assert!(titles.iter().any(|t| t.starts_with(m["move"].as_str().unwrap())), "{m}");
+    }
+    // Nine discs drawn: the four of the start and one a move.
+    assert_eq!(
+        picture
+            .descendants()
+            .filter(|n| n.has_tag_name("circle") && n.attribute("fill") != Some("none"))
+            .count(),
+        9
+    );
+
+    let game = dir.path().join("game.svg");
+    let (log, _) = common::logged_games(dir.path(), "alphabeta:2", "greedy");
+    common::othello([
+        "analyze",
+        log.to_str().unwrap(),
+        "--depth",
+        "2",
+        "--exact-empties",
+        "12",
+    ])
+    .arg("--svg")
+    .arg(&game)
+    .assert()
+    .success();
+    let graph = std::fs::read_to_string(&game).unwrap();
+    roxmltree::Document::parse(&graph).unwrap();
+    assert!(
+        graph.contains(">exact from move "),
+        "the graph marks where values turn exact"
     );
 }
