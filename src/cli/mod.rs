@@ -14,6 +14,7 @@ mod play;
 mod probcut;
 mod protocols;
 mod replay;
+mod replay_page;
 mod selfplay;
 mod signals;
 mod solve;

@@ -29,6 +29,10 @@ pub struct ReplayArgs {
     /// board with it in upper case and the next side's moves as `*`
     #[arg(long, conflicts_with = "to")]
     boards: bool,
+    /// Write one self-contained page that steps through every game board by board (arrow keys, a
+    /// slider, the move list; the logged values as a graph), for a browser, without a server
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["to", "boards"])]
+    html: Option<PathBuf>,
 }
 
 /// The notations `--to` writes.
@@ -147,6 +151,9 @@ fn board_by_board(game: &Game) -> String {
 }
 
 pub fn run(args: ReplayArgs) -> Result<()> {
+    if let Some(html) = &args.html {
+        return write_page(&args, html);
+    }
     let path = &args.file;
     let word = path.to_string_lossy();
     if !path.exists() && condensed::has_shape(&word) && args.to.is_none() {
@@ -235,6 +242,68 @@ pub fn run(args: ReplayArgs) -> Result<()> {
         }
     }
     write_stdout(&out)
+}
+
+/// `--html`: every game the input holds, whatever its form, on one page.
+fn write_page(args: &ReplayArgs, html: &std::path::Path) -> Result<()> {
+    let path = &args.file;
+    let word = path.to_string_lossy();
+    let input = (path.exists()).then_some(path.as_path());
+    super::output::Files::new()
+        .inputs("the games", input)
+        .output("--html", Some(html))
+        .check()?;
+    let named: Vec<Named> = if input.is_none() && condensed::has_shape(&word) {
+        let (game, _) = replay_condensed(&word)?;
+        vec![Named {
+            black: "x".to_string(),
+            white: "o".to_string(),
+            game,
+        }]
+    } else {
+        let text = if input.is_none() && transcript::has_shape(&word) {
+            word.to_string()
+        } else {
+            crate::files::read_text(path)?
+        };
+        let lines: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+        match plain_games(&text) {
+            Some(games) => games.with_context(|| format!("bad game {}", path.display()))?,
+            None if !lines.is_empty() && lines.iter().all(|line| condensed::has_shape(line)) => lines
+                .iter()
+                .enumerate()
+                .map(|(k, line)| {
+                    let (game, _) = replay_condensed(line)
+                        .with_context(|| format!("bad transcript {}, game {}", path.display(), k + 1))?;
+                    Ok(Named {
+                        black: "x".to_string(),
+                        white: "o".to_string(),
+                        game,
+                    })
+                })
+                .collect::<Result<_>>()?,
+            None => read_games(&text)
+                .with_context(|| format!("bad log {}", path.display()))?
+                .into_iter()
+                .map(|r| Named {
+                    black: r.log.black,
+                    white: r.log.white,
+                    game: r.game,
+                })
+                .collect(),
+        }
+    };
+    let games: Vec<(String, String, &Game)> = named
+        .iter()
+        .map(|n| (n.black.clone(), n.white.clone(), &n.game))
+        .collect();
+    let title = format!("Games of {}", path.display());
+    super::output::Output::open(html)?.finish(&super::replay_page::page(&title, &games))?;
+    write_stdout(&format!(
+        "{} on one page: {}\n",
+        display::counted(games.len() as u64, "game", "games"),
+        html.display()
+    ))
 }
 
 /// The games of a log, each with the game rebuilt from it.

@@ -203,7 +203,7 @@ pub fn csv(programs: &[Program], summaries: &[Summary], judges: &[Judge], limits
 
 /// Text as HTML or XML content or attribute: the five special characters escaped, and characters
 /// neither can hold (most control characters) replaced.
-pub(super) fn escape(text: &str) -> String {
+pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {

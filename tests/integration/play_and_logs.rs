@@ -441,3 +441,65 @@ fn at_a_terminal_play_edits_lines_and_ctrl_c_leaves_with_status_130() {
     let kept: serde_json::Value = serde_json::from_slice(&std::fs::read(&log).unwrap()).unwrap();
     assert_eq!(kept["moves"][0]["name"], "d3", "the log keeps the game");
 }
+
+/// `replay --html`: one page holding every game of a log, a GGF file or a transcript, each position
+/// after each turn, and nothing fetched from elsewhere (it works offline, from a file).
+#[test]
+fn replay_writes_one_self_contained_page_of_every_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let (log, _) = common::logged_games(dir.path(), "engine:nodes=3000", "greedy");
+    let page = dir.path().join("games.html");
+    let output = common::othello(["replay", log.to_str().unwrap(), "--html", page.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>"));
+    let data = html
+        .split("<script type=\"application/json\" id=\"data\">")
+        .nth(1)
+        .and_then(|rest| rest.split("</script>").next())
+        .unwrap();
+    let games: serde_json::Value = serde_json::from_str(data).unwrap();
+    let logged: Vec<serde_json::Value> = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(games.as_array().unwrap().len(), logged.len());
+    for (game, logged) in games.as_array().unwrap().iter().zip(&logged) {
+        let plies = game["plies"].as_array().unwrap();
+        let turns = logged["moves"].as_array().unwrap();
+        assert_eq!(plies.len(), turns.len() + 1, "the start, then a position a turn");
+        for (ply, turn) in plies[1..].iter().zip(turns) {
+            assert_eq!(ply["board"], turn["board"], "{}", ply["label"]);
+        }
+        // The engine logs its values in discs: the graph has them.
+        assert!(plies.iter().any(|ply| ply["value"].is_i64()));
+    }
+    // Nothing from a network: the only address is SVG's namespace.
+    assert_eq!(
+        html.matches("http").count(),
+        html.matches("http://www.w3.org/2000/svg").count()
+    );
+
+    for (what, input) in [("a transcript", "f5d6c3d3c4"), ("a condensed transcript", "4445_9-157")] {
+        let output = common::othello(["replay", input, "--html", page.to_str().unwrap()])
+            .output()
+            .unwrap();
+        // The condensed example is not a legal game: refused by name, the page from before untouched.
+        if what == "a condensed transcript" {
+            assert_eq!(output.status.code(), Some(2), "{what}");
+        } else {
+            assert!(
+                output.status.success(),
+                "{what}: {}",
+                String::from_utf8_lossy(&output.stderr)
+            );
+            assert_eq!(
+                String::from_utf8_lossy(&output.stdout),
+                format!("1 game on one page: {}\n", page.display())
+            );
+        }
+    }
+}
