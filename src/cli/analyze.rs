@@ -99,11 +99,16 @@ pub fn run(args: AnalyzeArgs) -> Result<()> {
                 ))?;
             }
             let mut failed = None;
+            // The text shows each move as it is valued; JSON only at the end: a bar meanwhile.
+            let progress = super::display::Progress::new(game.moves().count(), "moves");
             let analysed = analyst.game(&game, |entry| {
-                if !args.json && failed.is_none() {
+                if args.json {
+                    progress.tick();
+                } else if failed.is_none() {
                     failed = write_stdout(&move_line(entry)).err();
                 }
             });
+            progress.finish();
             if let Some(error) = failed {
                 return Err(error);
             }

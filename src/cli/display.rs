@@ -39,12 +39,28 @@ pub fn colour_stdout() -> bool {
     }
 }
 
-/// A one-line progress bar on stderr, drawn only when stderr is a terminal.
+static QUIET: OnceLock<bool> = OnceLock::new();
+
+/// Records `-q/--quiet` (once, before any output).
+pub fn set_quiet(quiet: bool) {
+    let _ = QUIET.set(quiet);
+}
+
+/// Whether progress may be shown on stderr: a terminal, and no `--quiet`.
+pub fn progress_visible() -> bool {
+    !QUIET.get().copied().unwrap_or(false) && std::io::stderr().is_terminal()
+}
+
+/// A one-line progress bar on stderr with the elapsed time, the rate and an estimate of the time
+/// left, drawn only when stderr is a terminal (and not `--quiet`), at most ten times a second.
 pub struct Progress {
     total: usize,
     unit: &'static str,
     done: AtomicUsize,
     visible: bool,
+    start: std::time::Instant,
+    /// Milliseconds since `start` of the last drawing.
+    drawn: std::sync::atomic::AtomicU64,
 }
 
 impl Progress {
@@ -53,29 +69,67 @@ impl Progress {
             total,
             unit,
             done: AtomicUsize::new(0),
-            visible: std::io::stderr().is_terminal(),
+            visible: progress_visible(),
+            start: std::time::Instant::now(),
+            drawn: std::sync::atomic::AtomicU64::new(0),
         }
     }
 
     pub fn tick(&self) {
         let done = self.done.fetch_add(1, Ordering::Relaxed) + 1;
-        if self.visible {
-            let width = 40;
-            let filled = (done * width) / self.total.max(1);
-            let bar = format!(
-                "{}{}",
-                "#".repeat(filled.min(width)),
-                ".".repeat(width - filled.min(width))
-            );
-            let _ = write!(std::io::stderr(), "\r[{bar}] {done}/{} {}", self.total, self.unit);
+        if !self.visible {
+            return;
         }
+        let elapsed = self.start.elapsed();
+        let now = elapsed.as_millis() as u64;
+        let last = self.drawn.load(Ordering::Relaxed);
+        if done < self.total && now < last + 100 {
+            return;
+        }
+        self.drawn.store(now, Ordering::Relaxed);
+        let _ = write!(
+            std::io::stderr(),
+            "\r{}\x1b[K",
+            progress_line(done, self.total, self.unit, elapsed)
+        );
     }
 
     /// Clears the bar, so that what follows starts on a clean line.
     pub fn finish(&self) {
         if self.visible {
-            let _ = write!(std::io::stderr(), "\r{}\r", " ".repeat(70));
+            let _ = write!(std::io::stderr(), "\r\x1b[K");
         }
+    }
+}
+
+/// `[########........] 12/100 games, 3.2 s, 3.7 a second, about 24 s left`.
+fn progress_line(done: usize, total: usize, unit: &str, elapsed: std::time::Duration) -> String {
+    let width = 24;
+    let filled = (done * width / total.max(1)).min(width);
+    let seconds = elapsed.as_secs_f64();
+    let rate = done as f64 / seconds.max(1e-9);
+    let mut line = format!(
+        "[{}{}] {done}/{total} {unit}, {}",
+        "#".repeat(filled),
+        ".".repeat(width - filled),
+        duration(seconds)
+    );
+    if seconds >= 1.0 && done > 0 {
+        line += &format!(", {rate:.1} a second");
+        if done < total {
+            line += &format!(", about {} left", duration((total - done) as f64 / rate));
+        }
+    }
+    line
+}
+
+/// `0.8 s`, `42 s`, `3 min 5 s`, `2 h 10 min`.
+pub fn duration(seconds: f64) -> String {
+    match seconds {
+        s if s < 10.0 => format!("{s:.1} s"),
+        s if s < 60.0 => format!("{s:.0} s"),
+        s if s < 3600.0 => format!("{} min {} s", (s / 60.0) as u64, (s % 60.0) as u64),
+        s => format!("{} h {} min", (s / 3600.0) as u64, ((s % 3600.0) / 60.0) as u64),
     }
 }
 
@@ -90,5 +144,26 @@ pub fn capitalised(color: crate::color::Color) -> &'static str {
     match color {
         crate::color::Color::Black => "Black",
         crate::color::Color::White => "White",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn a_progress_line_gives_the_count_the_time_the_rate_and_what_is_left() {
+        assert_eq!(
+            progress_line(25, 100, "games", Duration::from_secs(5)),
+            "[######..................] 25/100 games, 5.0 s, 5.0 a second, about 15 s left"
+        );
+        // Before a second there is no rate worth giving.
+        assert_eq!(
+            progress_line(1, 4, "cases", Duration::from_millis(300)),
+            "[######..................] 1/4 cases, 0.3 s"
+        );
+        assert_eq!(duration(185.0), "3 min 5 s");
+        assert_eq!(duration(7800.0), "2 h 10 min");
     }
 }

@@ -114,8 +114,11 @@ pub fn run(args: Lab4Args) -> Result<()> {
     let config = args.config(player, args.clock.prepare(&args.opponent, 2)?);
     let mut log = MatchLog::open(args.log.as_deref())?;
     let (player, opponent) = (config.player.to_string(), config.opponent.to_string());
+    let progress = super::display::Progress::new(config.games as usize, "games");
     let tally = moderator::run(&config, |played, tally| {
+        progress.tick();
         if tally.games.is_multiple_of(PROGRESS_EVERY) {
+            progress.finish();
             let _ = writeln!(
                 std::io::stderr(),
                 "after {} games: {:.1}% of the tokens ({} of {})",
@@ -127,6 +130,7 @@ pub fn run(args: Lab4Args) -> Result<()> {
         }
         log.add(played, &player, &opponent);
     });
+    progress.finish();
     log.finish()?;
     write_stdout(&if args.json {
         json::line(&json::Lab4::new(&config, &tally))

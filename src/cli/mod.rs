@@ -85,6 +85,9 @@ struct Cli {
     /// Colour: auto (on a terminal, unless NO_COLOR is set or TERM is dumb), always or never
     #[arg(long, global = true, value_enum, value_name = "WHEN", default_value_t = display::ColorChoice::Auto)]
     color: display::ColorChoice,
+    /// No progress on stderr (it is shown only on a terminal anyway)
+    #[arg(short, long, global = true)]
+    quiet: bool,
     /// Weights for the trained evaluation wherever the engine plays or orders moves (as `othello train
     /// --out` writes them; default: the built-in ones)
     #[arg(long, global = true, value_name = "FILE")]
@@ -163,7 +166,7 @@ struct CompletionsArgs {
     shell: clap_complete::Shell,
 }
 
-/// The first word that is not a global option (`--color WHEN`, `--weights FILE`) or its value:
+/// The first word that is not a global option (`--color WHEN`, `--weights FILE`, `--quiet`) or its value:
 /// `othello --color never play` is the play command as `othello play --color never` is.
 fn first_word(args: &[String]) -> Option<&str> {
     let mut words = args.iter();
@@ -173,6 +176,7 @@ fn first_word(args: &[String]) -> Option<&str> {
                 words.next();
             }
             option if option.starts_with("--color=") || option.starts_with("--weights=") => {}
+            "-q" | "--quiet" => {}
             word => return Some(word),
         }
     }
@@ -270,6 +274,7 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
         Err(error) => bail!(first_line_of(&error)),
     };
     display::set_color(cli.color);
+    display::set_quiet(cli.quiet);
     if let Some(path) = &cli.weights {
         crate::patterns::set_default_weights(crate::patterns::load(path)?);
     }

@@ -2,6 +2,7 @@
 //! every position of an OBF file (checked against the file's own answers).
 
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -12,7 +13,7 @@ use clap::Args;
 use super::lookahead::PositionArgs;
 use super::{Refused, write_stdout};
 use crate::notation::obf::{self, ObfPosition};
-use crate::search::endgame::{Solution, Solver};
+use crate::search::endgame::{Bounds, Solution, Solver};
 use crate::square::Square;
 
 #[derive(Args, Debug)]
@@ -99,10 +100,31 @@ pub fn run(args: SolveArgs) -> Result<()> {
     let mut solver = Solver::new();
     let mut totals = Totals::default();
     let single = args.obf.is_none();
+    let visible = super::display::progress_visible();
     for job in &jobs {
         let clock = Instant::now();
         solver.set_deadline(limit.map(|limit| clock + limit));
+        if visible {
+            // Each test of the search narrows the score: shown as it goes, on one line.
+            let number = job.number;
+            solver.set_observer(Some(Box::new(move |bounds: Bounds| {
+                let range = if bounds.lower == bounds.upper {
+                    format!("{:+}", bounds.lower)
+                } else {
+                    format!("{:+} to {:+}", bounds.lower, bounds.upper)
+                };
+                let _ = write!(
+                    std::io::stderr(),
+                    "\r#{number}: score {range}, {} nodes, {}\x1b[K",
+                    bounds.nodes,
+                    super::display::duration(clock.elapsed().as_secs_f64())
+                );
+            })));
+        }
         let outcome = solver.solve(job.position.board);
+        if visible {
+            let _ = write!(std::io::stderr(), "\r\x1b[K");
+        }
         let seconds = clock.elapsed().as_secs_f64();
         let text = match outcome {
             Ok(solution) => {

@@ -117,10 +117,18 @@ pub fn run(args: TournamentArgs) -> Result<()> {
     let mut csv = args.csv.as_deref().map(Output::open).transpose()?;
     let names: Vec<String> = config.players.iter().map(ToString::to_string).collect();
     let mut games = 0;
+    let players = config.players.len();
+    let expected = match config.format {
+        Format::RoundRobin { rounds } => rounds as usize * players * (players - 1),
+        Format::Swiss { rounds } => rounds as usize * (players / 2) * 2,
+    };
+    let progress = super::display::Progress::new(expected, "games");
     let standings = tournament::run(&config, |pairing, played| {
         games += 1;
+        progress.tick();
         log.add(played, &names[pairing.first], &names[pairing.second]);
     });
+    progress.finish();
     log.finish()?;
     let reproducible = config.players.iter().all(StrategySpec::is_reproducible);
     if let Some(csv) = csv.take() {

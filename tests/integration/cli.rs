@@ -349,3 +349,48 @@ fn obf_boards_are_read_wherever_a_board_is_but_in_the_lab_mode() {
     // The lab mode keeps its contract: `-` is not one of its characters.
     common::othello([obf_board, "x"]).assert().code(2).stdout("");
 }
+
+/// What `othello ARGS` shows on a pseudo-terminal (stdout and stderr together), or on stderr when
+/// piped.
+fn shown(args: &[&str], terminal: bool) -> String {
+    let binary = assert_cmd::cargo::cargo_bin("othello");
+    let output = if terminal {
+        common::dies_with_test(std::process::Command::new("python3"))
+            .args(["-c", "import pty, sys; pty.spawn(sys.argv[1:])"])
+            .arg(&binary)
+            .args(args)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap()
+    } else {
+        common::dies_with_test(std::process::Command::new(&binary))
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    String::from_utf8_lossy(if terminal { &output.stdout } else { &output.stderr }).into_owned()
+}
+
+#[test]
+fn progress_shows_on_a_terminal_and_never_in_a_pipe_or_with_quiet() {
+    let matched = ["match", "random", "greedy", "--games", "300"];
+    assert!(
+        shown(&matched, true).contains("300/300 games, "),
+        "a bar with the count and the time"
+    );
+    assert_eq!(shown(&matched, false), "", "nothing on a piped stderr");
+    let quiet = ["match", "random", "greedy", "--games", "300", "--quiet"];
+    assert!(!shown(&quiet, true).contains("games, "));
+    assert!(!shown(&["-q", "match", "random", "greedy", "--games", "30"], true).contains("games, "));
+    // A solve shows each test narrowing the score.
+    let solve = [
+        "solve",
+        "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X",
+    ];
+    let terminal = shown(&solve, true);
+    assert!(terminal.contains("#1: score +"), "{terminal}");
+    assert!(terminal.contains(" nodes, "), "{terminal}");
+    assert_eq!(shown(&solve, false), "");
+    // Whole-game analysis as JSON has a bar too.
+    assert!(shown(&["analyze", "f5d6c3d3c4f4", "--depth", "2", "--json"], true).contains("6/6 moves"));
+}

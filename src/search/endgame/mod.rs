@@ -72,6 +72,14 @@ const MAX_SCORE: i32 = 64;
 #[error("the search ran out of time")]
 pub struct OutOfTime;
 
+/// What a solve knows after one of its tests: the score lies in `lower..=upper`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bounds {
+    pub lower: i32,
+    pub upper: i32,
+    pub nodes: u64,
+}
+
 /// An exact result.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Solution {
@@ -162,6 +170,8 @@ enum Line {
 
 /// Solves positions exactly; keeps its table between calls, so related positions solve faster.
 pub struct Solver {
+    /// Told the bounds on the score after each null-window test of a solve (for progress).
+    observer: Option<Box<dyn FnMut(Bounds) + Send>>,
     table: Table<Entry>,
     /// The evaluation its move ordering consults.
     weights: &'static Weights,
@@ -187,6 +197,7 @@ impl Solver {
 
     pub fn with_table_bits(bits: u32) -> Solver {
         Solver {
+            observer: None,
             table: Table::new(bits),
             weights: crate::patterns::default_weights(),
             nodes: 0,
@@ -202,6 +213,11 @@ impl Solver {
             counting,
             ..Solver::with_table_bits(bits)
         }
+    }
+
+    /// Calls `observer` after each null-window test of a solve with what is known so far.
+    pub fn set_observer(&mut self, observer: Option<Box<dyn FnMut(Bounds) + Send>>) {
+        self.observer = observer;
     }
 
     /// Orders moves with `weights` (the engine's own) instead of the default ones.
@@ -295,6 +311,10 @@ impl Solver {
             } else {
                 upper = score;
                 (rises, falls) = (0, falls + 1);
+            }
+            let nodes = self.nodes;
+            if let Some(observer) = &mut self.observer {
+                observer(Bounds { lower, upper, nodes });
             }
             // Near a wipe-out, moving by 2 takes a test for every 2 discs: stride, doubling.
             let stride = |streak: u32| 2 * (1 << (streak - 2).min(4));
