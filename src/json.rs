@@ -565,9 +565,13 @@ impl Document for GradeCase {
     const FORMAT: &'static str = "othello-grade";
 }
 
+/// One difference: where, and what each side has there. For a difference of lines, `text` is true
+/// and `expected` and `actual` are the lines themselves (newlines kept, empty for none); otherwise
+/// they say in words what was expected and found (`3 snapshots`, `[18, 20, 29]`).
 #[derive(Serialize)]
 pub struct DifferenceJson {
     pub place: String,
+    pub text: bool,
     pub expected: String,
     pub actual: String,
 }
@@ -593,10 +597,19 @@ impl GradeCase {
                 differences: judgement
                     .differences
                     .iter()
-                    .map(|d| DifferenceJson {
-                        place: d.place.clone(),
-                        expected: d.expected.clone(),
-                        actual: d.actual.clone(),
+                    .map(|d| match &d.text {
+                        Some((expected, actual)) => DifferenceJson {
+                            place: d.place.clone(),
+                            text: true,
+                            expected: expected.clone(),
+                            actual: actual.clone(),
+                        },
+                        None => DifferenceJson {
+                            place: d.place.clone(),
+                            text: false,
+                            expected: d.expected.clone(),
+                            actual: d.actual.clone(),
+                        },
                     })
                     .collect(),
                 total_differences: judgement.total_differences,

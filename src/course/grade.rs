@@ -287,6 +287,7 @@ pub fn judge_run(case: &Case, run: &Run, judge: Judge, settings: &Settings) -> J
                 place: "the case".to_string(),
                 expected: "a position whose side to move has a move".to_string(),
                 actual: args_line(&case.args),
+                text: None,
                 boards: None,
             }],
         }
@@ -298,6 +299,7 @@ pub fn judge_run(case: &Case, run: &Run, judge: Judge, settings: &Settings) -> J
             place: place.to_string(),
             expected,
             actual,
+            text: None,
             boards: None,
         });
     };

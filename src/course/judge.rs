@@ -53,6 +53,7 @@ impl Judge {
                 place: "the lab5 judge".to_string(),
                 expected: "a position to mark the output against (othello grade reads it from the case)".to_string(),
                 actual: "only a transcript".to_string(),
+                text: None,
                 boards: None,
             }],
         }
@@ -90,6 +91,9 @@ pub struct Difference {
     /// What the reference has there, and what the transcript has, ready to print.
     pub expected: String,
     pub actual: String,
+    /// The text itself where the difference is one of lines (expected, actual; whole lines, `\n`
+    /// kept): what machine reports give instead of the quoted `expected` and `actual`.
+    pub text: Option<(String, String)>,
     /// The 2D boards of the snapshot where it lies (reference, transcript), rows of `xo.`, for drawing.
     pub boards: Option<(Vec<String>, Vec<String>)>,
 }
@@ -149,8 +153,9 @@ fn strict(expected: &str, actual: &str) -> Vec<Difference> {
             };
             Difference {
                 place,
-                expected: shown_lines(&expected_lines[old]),
-                actual: shown_lines(&actual_lines[new]),
+                expected: shown_lines(&expected_lines[old.clone()]),
+                actual: shown_lines(&actual_lines[new.clone()]),
+                text: Some((expected_lines[old].concat(), actual_lines[new].concat())),
                 boards: None,
             }
         })
@@ -192,7 +197,10 @@ fn tolerant(expected: &str, actual: &str) -> Vec<Difference> {
     for (k, (e, a)) in expected_readings.iter().zip(&actual_readings).enumerate() {
         let boards = Some((owned(e.board()), owned(a.board())));
         let mut differ = |what: String, el: Option<usize>, al: Option<usize>| {
-            let line = |lines: &[&str], n: Option<usize>| quoted(n.and_then(|n| lines.get(n - 1)).copied());
+            fn raw<'a>(lines: &[&'a str], n: Option<usize>) -> Option<&'a str> {
+                n.and_then(|n| lines.get(n - 1)).copied()
+            }
+            let line = |lines: &[&str], n: Option<usize>| quoted(raw(lines, n));
             let number = |n: Option<usize>| n.map_or("-".to_string(), |n| n.to_string());
             differences.push(Difference {
                 place: format!(
@@ -203,6 +211,10 @@ fn tolerant(expected: &str, actual: &str) -> Vec<Difference> {
                 ),
                 expected: line(&expected_lines, el),
                 actual: line(&actual_lines, al),
+                text: Some((
+                    raw(&expected_lines, el).unwrap_or_default().to_string(),
+                    raw(&actual_lines, al).unwrap_or_default().to_string(),
+                )),
                 boards: boards.clone(),
             });
         };
@@ -246,6 +258,7 @@ fn tolerant(expected: &str, actual: &str) -> Vec<Difference> {
             place: "the whole transcript".to_string(),
             expected: format!("{} snapshots", expected_readings.len()),
             actual: format!("{} snapshots", actual_readings.len()),
+            text: None,
             boards: None,
         });
     }
@@ -374,6 +387,7 @@ fn course(expected: &str, actual: &str) -> Vec<Difference> {
             } else {
                 ar.join("/")
             },
+            text: None,
             boards: boards.clone(),
         });
     }
@@ -388,6 +402,7 @@ fn course(expected: &str, actual: &str) -> Vec<Difference> {
                 place: format!("the possible moves (the game is over; actual line {line})"),
                 expected: "no move".to_string(),
                 actual: listed(squares),
+                text: None,
                 boards,
             });
         }
@@ -403,6 +418,7 @@ fn course(expected: &str, actual: &str) -> Vec<Difference> {
                 ),
                 expected: expected_moves.map_or("(none)".to_string(), listed),
                 actual: a.moves.as_ref().map_or("(none)".to_string(), |m| listed(&m.0)),
+                text: None,
                 boards,
             });
         }

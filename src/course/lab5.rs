@@ -29,6 +29,7 @@ fn lost(place: &str, expected: String, actual: String) -> Difference {
         place: place.to_string(),
         expected,
         actual,
+        text: None,
         boards: None,
     }
 }

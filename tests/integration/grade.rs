@@ -686,3 +686,30 @@ fn points_that_cannot_be_are_refused_before_any_case_runs() {
         .code(2)
         .stderr(predicates::str::contains("bad --points -1"));
 }
+
+/// `grade --json`: a difference of lines holds the lines themselves, as a reader of JSON wants them,
+/// not the quoted form the report for people shows.
+#[test]
+fn json_differences_hold_the_text_itself() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = dir.path().join("cases");
+    common::othello(["cases", "--count", "1", "--seed", "5", cases.to_str().unwrap()])
+        .assert()
+        .success();
+    let output = common::othello(["grade", cases.to_str().unwrap(), "--judge", "strict", "--json", "-"])
+        .args(["--", "sh", "-c", "printf 'say \"hi\"\\n'"])
+        .output()
+        .unwrap();
+    let first: Value = serde_json::from_str(String::from_utf8_lossy(&output.stdout).lines().next().unwrap()).unwrap();
+    let difference = &first["differences"][0];
+    assert_eq!(difference["text"], true, "{difference}");
+    assert_eq!(
+        difference["actual"], "say \"hi\"\n",
+        "the line as printed, newline kept"
+    );
+    let expected = std::fs::read_to_string(cases.join("case-001.out")).unwrap();
+    assert!(
+        expected.starts_with(difference["expected"].as_str().unwrap()),
+        "{difference}"
+    );
+}
