@@ -378,6 +378,17 @@ pub(crate) fn within_reach(option: &str, depth: u32, empties: u32, most: u32, me
 /// board (`xXoO.`), or an OBF board as Edax and the FFO files write it (`X`, `O`, `-`), its side
 /// after it in the same argument (`... X;`) or as the token. The lab mode itself stays strict.
 fn position_from_lab_args(board: &str, token: Option<&str>) -> Result<Position> {
+    // A GGF game record: the position where it ends (its side to move is the game's).
+    if board.trim_start().starts_with("(;") {
+        if let Some(token) = token {
+            bail!("bad argument {token:?}: a GGF game already says whose turn it is");
+        }
+        let games = crate::notation::ggf::parse(board.trim()).map_err(|e| anyhow!("bad GGF game: {e}"))?;
+        return match games.as_slice() {
+            [one] => Ok(one.game.position()),
+            _ => bail!("bad argument: {} GGF games where one was expected", games.len()),
+        };
+    }
     let (board, token) = match obf_board(board) {
         Some((lab_board, side)) => {
             if let (Some(_), Some(token)) = (side, token) {
@@ -404,7 +415,8 @@ fn position_from_lab_args(board: &str, token: Option<&str>) -> Result<Position> 
     })
 }
 
-/// Whether a word is a board, of the lab's or OBF's (for commands that also take a game).
+/// Whether a word is a board, of the lab's or OBF's (for commands that also take a game: a GGF
+/// record is a game to them).
 fn is_board(word: &str) -> bool {
     (word.len() == 64 && word.chars().all(|c| "xXoO.".contains(c))) || obf_board(word).is_some()
 }

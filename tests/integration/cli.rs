@@ -394,3 +394,20 @@ fn progress_shows_on_a_terminal_and_never_in_a_pipe_or_with_quiet() {
     // Whole-game analysis as JSON has a bar too.
     assert!(shown(&["analyze", "f5d6c3d3c4f4", "--depth", "2", "--json"], true).contains("6/6 moves"));
 }
+
+/// A GGF game record stands for the position where it ends, wherever a board is taken.
+#[test]
+fn a_ggf_game_stands_for_its_last_position() {
+    let ggf = "(;GM[Othello]PC[test]PB[a]PW[b]TY[8]BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *]B[F5]W[D6]B[C3]W[D3]B[C4];)";
+    let best = |args: &[&str]| {
+        let output = common::othello(["best", "--depth", "3"]).args(args).output().unwrap();
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        let text = String::from_utf8(output.stdout).unwrap();
+        text.split(';').next().unwrap().to_string()
+    };
+    assert_eq!(best(&[ggf]), best(&["--moves", "f5d6c3d3c4"]));
+    common::othello(["solve", ggf, "x"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("already says whose turn"));
+}
