@@ -51,7 +51,7 @@ pub struct GradeArgs {
     #[arg(long, value_name = "SECONDS", value_parser = super::seconds, allow_hyphen_values = true)]
     timeout: Option<Duration>,
     /// Cases run at a time (default: the number of cores)
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    #[arg(short = 'j', long, visible_alias = "threads", value_parser = clap::value_parser!(u32).range(1..=1024))]
     jobs: Option<u32>,
     /// Bytes of stdout kept per case; a program that prints more is stopped and fails
     #[arg(long, value_name = "BYTES", default_value_t = 1 << 20, value_parser = clap::value_parser!(u64).range(1..=1 << 30))]
@@ -62,8 +62,9 @@ pub struct GradeArgs {
     /// Differences shown per failing case and judge
     #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     differences: u32,
-    /// Write one JSON object per case and judge, then one summary object per program (`-`: stdout)
-    #[arg(long, value_name = "FILE")]
+    /// Write one JSON object per case and judge, then one summary object per program, to FILE (alone,
+    /// or `-`: to stdout, instead of the report for people)
+    #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "-")]
     json: Option<PathBuf>,
     /// Write a gradebook: one row per program (`-`: stdout)
     #[arg(long, value_name = "FILE")]

@@ -60,7 +60,7 @@ pub struct Lab4Args {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=1000))]
     worst: Option<u32>,
     /// Games played at a time (1, the default, gives a program the whole machine, as the course does)
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    #[arg(short = 'j', long, visible_alias = "jobs", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     threads: u32,
     /// Print one JSON object
     #[arg(long)]

@@ -34,7 +34,7 @@ pub struct MatchArgs {
     #[arg(long, value_name = "FILE")]
     log: Option<PathBuf>,
     /// Threads to play on (default: all cores); results do not depend on it
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
+    #[arg(short = 'j', long, visible_alias = "jobs", value_parser = clap::value_parser!(u32).range(1..=256))]
     threads: Option<u32>,
     /// Print one JSON object
     #[arg(long)]

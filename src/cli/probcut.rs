@@ -32,7 +32,7 @@ pub struct ProbcutArgs {
     #[arg(long, default_value_t = 1, value_parser = super::seed)]
     seed: u64,
     /// Threads to search on (default: all cores); the fit does not depend on it
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
+    #[arg(short = 'j', long, visible_alias = "jobs", value_parser = clap::value_parser!(u32).range(1..=256))]
     threads: Option<u32>,
 }
 

@@ -40,7 +40,7 @@ pub struct SelfPlayArgs {
     #[arg(long, default_value_t = 1, value_parser = super::seed)]
     seed: u64,
     /// Threads to play on (default: all cores); the file does not depend on it
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
+    #[arg(short = 'j', long, visible_alias = "jobs", value_parser = clap::value_parser!(u32).range(1..=256))]
     threads: Option<u32>,
 }
 

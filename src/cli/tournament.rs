@@ -47,7 +47,7 @@ pub struct TournamentArgs {
     #[arg(long, value_name = "PLIES", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=59))]
     openings: u32,
     /// Games played at a time (default: the number of cores; the standings do not depend on it)
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
+    #[arg(short = 'j', long, visible_alias = "jobs", value_parser = clap::value_parser!(u32).range(1..=256))]
     threads: Option<u32>,
     /// Print the standings as one JSON object
     #[arg(long)]

@@ -411,3 +411,32 @@ fn a_ggf_game_stands_for_its_last_position() {
         .code(2)
         .stderr(predicates::str::contains("already says whose turn"));
 }
+
+/// The output rule of docs/outputs.md: `-j` in every command that runs things at once, `--json`
+/// alone to stdout in grade as elsewhere.
+#[test]
+fn short_options_and_json_alone_work_the_same_everywhere() {
+    for command in ["match", "tournament", "lab4", "selfplay", "probcut", "grade"] {
+        let help = common::othello([command, "--help"]).output().unwrap();
+        let help = String::from_utf8(help.stdout).unwrap();
+        assert!(help.contains("  -j, --"), "{command} has -j");
+        assert!(help.contains("  -q, --quiet"), "{command} has -q");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let cases = dir.path().join("cases");
+    common::othello(["cases", "--count", "1", "--seed", "5", cases.to_str().unwrap()])
+        .assert()
+        .success();
+    let output = common::othello(["grade", cases.to_str().unwrap(), "-j", "1", "--json", "--"])
+        .arg(assert_cmd::cargo::cargo_bin("othello"))
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        stdout
+            .lines()
+            .all(|line| line.starts_with("{\"format\":\"othello-grade\"")),
+        "{stdout}"
+    );
+}
