@@ -6,6 +6,7 @@
 
 use std::collections::BTreeMap;
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::course::class_report::StudentTest;
@@ -26,12 +27,52 @@ pub trait Document: Serialize {
     const VERSION: u32 = 1;
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 struct Tagged<'a, T> {
     format: &'static str,
     version: u32,
     #[serde(flatten)]
     body: &'a T,
+}
+
+/// The JSON Schema of every document, by format (docs/schemas/FORMAT.json holds them): what
+/// `--json` outputs are checked against in the tests. `grade`'s lines are cases or summaries.
+pub fn schemas() -> Vec<(&'static str, serde_json::Value)> {
+    fn of<T: Document + JsonSchema + 'static>() -> serde_json::Value {
+        let mut schema = serde_json::to_value(schemars::schema_for!(Tagged<'static, T>)).expect("a schema serializes");
+        schema["title"] = T::FORMAT.into();
+        schema["properties"]["format"] = serde_json::json!({ "const": T::FORMAT });
+        schema["properties"]["version"] = serde_json::json!({ "const": T::VERSION });
+        schema
+    }
+    let mut grade = of::<GradeCase>();
+    let summary = of::<GradeSummary>();
+    grade = serde_json::json!({
+        "$schema": grade["$schema"].clone(),
+        "title": "othello-grade",
+        "anyOf": [strip(grade), strip(summary)],
+    });
+    vec![
+        (PositionAnalysis::FORMAT, of::<PositionAnalysis>()),
+        (GameAnalysis::FORMAT, of::<GameAnalysis>()),
+        (BestMove::FORMAT, of::<BestMove>()),
+        (FullGame::FORMAT, of::<FullGame>()),
+        (Perft::FORMAT, of::<Perft>()),
+        (Solved::FORMAT, of::<Solved>()),
+        (Match::FORMAT, of::<Match>()),
+        (Tournament::FORMAT, of::<Tournament>()),
+        (Lab4::FORMAT, of::<Lab4>()),
+        (Lab4Student::FORMAT, of::<Lab4Student>()),
+        (GradeCase::FORMAT, grade),
+    ]
+}
+
+/// A schema without its `$schema` key, to sit inside another.
+fn strip(mut schema: serde_json::Value) -> serde_json::Value {
+    if let Some(object) = schema.as_object_mut() {
+        object.remove("$schema");
+    }
+    schema
 }
 
 /// `document` as one line of JSON, its format and version first, ended by a line break.
@@ -46,7 +87,7 @@ pub fn line<T: Document>(document: &T) -> String {
 }
 
 /// A value as every output gives it: its number, in `unit`, and how far it is known.
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 pub struct ValueFields {
     pub value: i32,
     /// `exact`, `proven` (a win or loss found by search), `estimate` or `score`.
@@ -71,7 +112,7 @@ impl From<Value> for ValueFields {
 }
 
 /// One move and its value (`analyze`).
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 pub struct MoveJson {
     #[serde(rename = "move")]
     pub square: String,
@@ -91,7 +132,7 @@ impl From<&MoveValue> for MoveJson {
 }
 
 /// `analyze POSITION --json`: every move's value, best first.
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 pub struct PositionAnalysis {
     pub board: String,
     pub to_move: &'static str,
@@ -106,7 +147,7 @@ impl Document for PositionAnalysis {
 }
 
 /// `analyze GAME --json`: each move of a game against the best.
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 pub struct GameAnalysis {
     pub black: String,
     pub white: String,
@@ -120,7 +161,7 @@ impl Document for GameAnalysis {
     const FORMAT: &'static str = "othello-game-analysis";
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 pub struct AnalysedMoveJson {
     pub number: usize,
     pub side: &'static str,
@@ -154,7 +195,7 @@ impl From<&AnalysedMove> for AnalysedMoveJson {
 }
 
 /// `best --json`: the move chosen and what it cost.
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 pub struct BestMove {
     /// The square's index, -1 for a pass.
     #[serde(rename = "move")]
@@ -180,7 +221,7 @@ impl Document for BestMove {
 }
 
 /// `fullgame --json`: a look-ahead game played out.
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 pub struct FullGame {
     /// Square indices, -1 for a pass.
     pub moves: Vec<i64>,
@@ -197,7 +238,7 @@ impl Document for FullGame {
 }
 
 /// `perft --json`.
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 pub struct Perft {
     pub depth: u32,
     pub leaves: u64,
@@ -209,7 +250,7 @@ impl Document for Perft {
 }
 
 /// `solve --json`: one line per position; the fields after `seconds` only when it was solved.
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 pub struct Solved {
     pub number: usize,
     pub empties: u32,
@@ -223,7 +264,7 @@ impl Document for Solved {
     const FORMAT: &'static str = "othello-solve";
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 pub struct SolutionJson {
     pub side: &'static str,
     /// Whether the side to move must pass before the line starts.
@@ -242,7 +283,7 @@ pub struct SolutionJson {
 }
 
 /// One side of a match.
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 pub struct MatchSide {
     pub strategy: String,
     pub moves: u64,
@@ -262,7 +303,7 @@ impl MatchSide {
 }
 
 /// `match --json`: results from A's side.
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 pub struct Match {
     pub a: MatchSide,
     pub b: MatchSide,
@@ -310,7 +351,7 @@ impl From<&MatchReport> for Match {
 }
 
 /// `tournament --json`: the standings, best first.
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 pub struct Tournament {
     /// `round robin` or `swiss`, over `rounds` rounds.
     pub system: &'static str,
@@ -328,7 +369,7 @@ impl Document for Tournament {
     const FORMAT: &'static str = "othello-tournament";
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 pub struct StandingJson {
     pub rank: usize,
     pub player: String,
@@ -345,7 +386,7 @@ pub struct StandingJson {
     pub forfeit_reasons: Vec<ForfeitJson>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 pub struct ForfeitJson {
     pub round: u32,
     pub color: &'static str,
@@ -392,7 +433,7 @@ impl StandingJson {
 }
 
 /// One game of a Lab 4 test, from the player's side.
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 pub struct Lab4Game {
     pub game: u32,
     pub color: &'static str,
@@ -424,7 +465,7 @@ impl From<&GameLine> for Lab4Game {
 }
 
 /// What a Lab 4 test came to: the same for one player and for each student of a class.
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 pub struct Lab4Result {
     pub played: u32,
     pub tokens: u64,
@@ -466,7 +507,7 @@ impl From<&Lab4Tally> for Lab4Result {
 }
 
 /// `lab4 PLAYER --json`.
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 pub struct Lab4 {
     pub rules: &'static str,
     pub player: String,
@@ -504,7 +545,7 @@ impl Lab4 {
 }
 
 /// `lab4 --class --json`: one line per student.
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 pub struct Lab4Student {
     #[serde(rename = "type")]
     pub kind: &'static str,
@@ -537,7 +578,7 @@ impl Lab4Student {
 
 /// `grade --json`, a line per program and case and judge (`type` `case`), then one per program
 /// (`type` `summary`).
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 pub struct GradeCase {
     #[serde(rename = "type")]
     pub kind: &'static str,
@@ -568,7 +609,7 @@ impl Document for GradeCase {
 /// One difference: where, and what each side has there. For a difference of lines, `text` is true
 /// and `expected` and `actual` are the lines themselves (newlines kept, empty for none); otherwise
 /// they say in words what was expected and found (`3 snapshots`, `[18, 20, 29]`).
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 pub struct DifferenceJson {
     pub place: String,
     pub text: bool,
@@ -626,7 +667,7 @@ impl GradeCase {
 }
 
 /// A program's totals in `grade --json`.
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 pub struct GradeSummary {
     #[serde(rename = "type")]
     pub kind: &'static str,
@@ -678,7 +719,7 @@ impl GradeSummary {
 
 /// Gradescope's `results.json` (its autograder specification), for `grade --gradescope`: a format
 /// of theirs, so without our `format` and `version`.
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 pub struct Gradescope {
     pub score: f64,
     pub execution_time: f64,
@@ -689,7 +730,7 @@ pub struct Gradescope {
     pub tests: Vec<GradescopeTest>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 pub struct GradescopeTest {
     pub score: f64,
     pub max_score: f64,

@@ -23,8 +23,10 @@ fn documented() -> BTreeSet<(String, u64)> {
         .collect()
 }
 
-/// The (format, version) of each line of `output`, checking that they open every object.
+/// The (format, version) of each line of `output`, checking that they open every object and that
+/// each object follows its format's schema.
 fn formats(what: &str, output: &[u8]) -> Vec<(String, u64)> {
+    let schemas = othello::json::schemas();
     let text = String::from_utf8_lossy(output);
     assert!(!text.trim().is_empty(), "{what} printed no JSON");
     text.lines()
@@ -137,4 +139,25 @@ fn every_json_output_names_its_documented_format_and_version() {
         documented(),
         "what the commands print, and what docs/outputs.md lists"
     );
+}
+
+/// docs/schemas/ holds the schema of every format as the code gives it; `UPDATE_SCHEMAS=1 cargo test
+/// json_outputs` writes them again after a reviewed change.
+#[test]
+fn the_documented_schemas_are_the_codes() {
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/schemas");
+    for (format, schema) in othello::json::schemas() {
+        let path = folder.join(format!("{format}.json"));
+        let text = serde_json::to_string_pretty(&schema).unwrap() + "\n";
+        if std::env::var_os("UPDATE_SCHEMAS").is_some() {
+            std::fs::create_dir_all(&folder).unwrap();
+            std::fs::write(&path, &text).unwrap();
+        }
+        let documented = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            documented == text,
+            "{} is not the schema of {format} (UPDATE_SCHEMAS=1 cargo test json_outputs writes it)",
+            path.display()
+        );
+    }
 }
