@@ -45,12 +45,19 @@ pub fn schemas() -> Vec<(&'static str, serde_json::Value)> {
         schema["properties"]["version"] = serde_json::json!({ "const": T::VERSION });
         schema
     }
-    let mut grade = of::<GradeCase>();
-    let summary = of::<GradeSummary>();
-    grade = serde_json::json!({
-        "$schema": grade["$schema"].clone(),
+    // Two kinds of lines: each schema's definitions move to the top, where their references point.
+    let (mut case, mut summary) = (of::<GradeCase>(), of::<GradeSummary>());
+    let mut definitions = serde_json::Map::new();
+    for schema in [&mut case, &mut summary] {
+        if let Some(serde_json::Value::Object(defs)) = schema.as_object_mut().and_then(|o| o.remove("$defs")) {
+            definitions.extend(defs);
+        }
+    }
+    let grade = serde_json::json!({
+        "$schema": case["$schema"].clone(),
         "title": "othello-grade",
-        "anyOf": [strip(grade), strip(summary)],
+        "anyOf": [strip(case), strip(summary)],
+        "$defs": definitions,
     });
     vec![
         (PositionAnalysis::FORMAT, of::<PositionAnalysis>()),

@@ -316,7 +316,7 @@ fn obf_boards_are_read_wherever_a_board_is_but_in_the_lab_mode() {
             // Times differ from run to run; the rest must not.
             String::from_utf8_lossy(bytes)
                 .lines()
-                .filter(|line| !line.contains(" s (") && !line.contains(" s,"))
+                .filter(|line| !line.contains(" s (") && !line.contains(" s,") && !line.contains(" ms"))
                 .collect::<Vec<_>>()
                 .join("\n")
         };
@@ -336,6 +336,10 @@ fn obf_boards_are_read_wherever_a_board_is_but_in_the_lab_mode() {
     same(
         &["fullgame", "--depth", "2", obf_board, "X"],
         &["fullgame", "--depth", "2", FFO_40_LAB, "x"],
+    );
+    same(
+        &["play", "--black", "random", "--white", "greedy", obf_board, "X"],
+        &["play", "--black", "random", "--white", "greedy", FFO_40_LAB, "x"],
     );
     // A side twice, a board one short: named, exit 2.
     common::othello(["solve", FFO_40_OBF, "o"])

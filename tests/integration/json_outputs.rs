@@ -36,10 +36,19 @@ fn formats(what: &str, output: &[u8]) -> Vec<(String, u64)> {
                 "{what}: an object that does not open with its format and version: {line}"
             );
             let object: serde_json::Value = serde_json::from_str(line).unwrap();
-            (
-                object["format"].as_str().unwrap().to_string(),
-                object["version"].as_u64().unwrap(),
-            )
+            let format = object["format"].as_str().unwrap().to_string();
+            // The game log is read back by `replay`: its reader is its schema.
+            if let Some((_, schema)) = schemas.iter().find(|(name, _)| *name == format) {
+                let validator = jsonschema::validator_for(schema).unwrap();
+                let errors: Vec<String> = validator.iter_errors(&object).map(|e| e.to_string()).collect();
+                assert!(
+                    errors.is_empty(),
+                    "{what}: {format} against its schema: {errors:?}\n{line}"
+                );
+            } else {
+                assert_eq!(format, "othello-game-log", "{what}: no schema for {format}");
+            }
+            (format, object["version"].as_u64().unwrap())
         })
         .collect()
 }
