@@ -38,7 +38,23 @@ pub fn run(args: PerftArgs) -> Result<()> {
         "13 plies take 30 s here",
     )?;
     let start = Instant::now();
-    let leaves = perft(position.board, args.depth);
+    let leaves = if super::display::progress_visible() {
+        // A few hundred subtrees, each a tick: the bar moves smoothly and its estimate holds.
+        let parts = crate::search::perft::split(position.board, args.depth, 256);
+        let progress = super::display::Progress::new(parts.len(), "subtrees");
+        let leaves = parts
+            .iter()
+            .map(|&(board, depth)| {
+                let leaves = perft(board, depth);
+                progress.tick();
+                leaves
+            })
+            .sum();
+        progress.finish();
+        leaves
+    } else {
+        perft(position.board, args.depth)
+    };
     let seconds = start.elapsed().as_secs_f64();
     let text = if args.json {
         crate::json::line(&crate::json::Perft {

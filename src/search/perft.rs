@@ -9,6 +9,33 @@ pub fn perft(board: Board, depth: u32) -> u64 {
     with_cpu!(C => count::<C>(board, depth))
 }
 
+/// The subtrees whose perfts add up to `perft(board, depth)`, split ply by ply until there are at
+/// least `parts` of them or none can split further: what a progress bar counts.
+pub fn split(board: Board, depth: u32, parts: usize) -> Vec<(Board, u32)> {
+    let mut items = vec![(board, depth)];
+    while items.len() < parts {
+        let mut split_any = false;
+        let mut next = Vec::with_capacity(items.len() * 10);
+        for (board, depth) in items {
+            // A finished game is one leaf at every depth: it stays whole.
+            if depth >= 2 && !board.moves().is_empty() {
+                next.extend(board.moves().squares().map(|square| (board.play(square), depth - 1)));
+                split_any = true;
+            } else if depth >= 2 && !board.opponent_moves().is_empty() {
+                next.push((board.pass(), depth - 1));
+                split_any = true;
+            } else {
+                next.push((board, depth));
+            }
+        }
+        items = next;
+        if !split_any {
+            break;
+        }
+    }
+    items
+}
+
 #[inline(always)]
 fn count<C: Cpu>(board: Board, depth: u32) -> u64 {
     at_level!(C => count_body(board: Board, depth: u32) -> u64)
@@ -41,6 +68,20 @@ fn count_body<C: Cpu>(board: Board, depth: u32) -> u64 {
 mod tests {
     use super::*;
     use crate::bitboard::Bitboard;
+
+    #[test]
+    fn the_split_subtrees_add_up_to_the_whole() {
+        let start = crate::position::Position::START.board;
+        for depth in 0..7 {
+            for parts in [1, 5, 64] {
+                let parts = split(start, depth, parts);
+                let sum: u64 = parts.iter().map(|&(board, depth)| perft(board, depth)).sum();
+                assert_eq!(sum, perft(start, depth), "depth {depth}");
+            }
+        }
+        let full = Board::new(Bitboard(!0 >> 1), Bitboard(1 << 63));
+        assert_eq!(split(full, 5, 64), vec![(full, 5)]);
+    }
 
     #[test]
     fn finished_games_count_once_at_every_depth() {

@@ -395,6 +395,10 @@ fn progress_shows_on_a_terminal_and_never_in_a_pipe_or_with_quiet() {
     assert!(terminal.contains("#1: score +"), "{terminal}");
     assert!(terminal.contains(" nodes, "), "{terminal}");
     assert_eq!(shown(&solve, false), "");
+    // perft counts its subtrees; the count is the same either way.
+    let terminal = shown(&["perft", "8"], true);
+    assert!(terminal.contains(" subtrees, "), "{terminal}");
+    assert!(terminal.contains("perft 8: 390216 leaves"), "{terminal}");
     // Whole-game analysis as JSON has a bar too.
     assert!(shown(&["analyze", "f5d6c3d3c4f4", "--depth", "2", "--json"], true).contains("6/6 moves"));
 }
