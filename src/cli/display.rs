@@ -102,6 +102,51 @@ impl Progress {
     }
 }
 
+/// A line on stderr saying what runs and for how long, redrawn five times a second until dropped:
+/// progress for work whose end cannot be estimated (a deep search). Shown as `Progress` is.
+pub struct Ticker {
+    done: Option<std::sync::mpsc::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Ticker {
+    pub fn new(label: String) -> Ticker {
+        if !progress_visible() {
+            return Ticker {
+                done: None,
+                thread: None,
+            };
+        }
+        let (done, stop) = std::sync::mpsc::channel::<()>();
+        let start = std::time::Instant::now();
+        let thread = std::thread::spawn(move || {
+            // The first second shows nothing: quick work stays quiet.
+            while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
+                stop.recv_timeout(std::time::Duration::from_millis(200))
+            {
+                let elapsed = start.elapsed().as_secs_f64();
+                if elapsed >= 1.0 {
+                    let _ = write!(std::io::stderr(), "\r{label}: {}\x1b[K", duration(elapsed));
+                }
+            }
+            let _ = write!(std::io::stderr(), "\r\x1b[K");
+        });
+        Ticker {
+            done: Some(done),
+            thread: Some(thread),
+        }
+    }
+}
+
+impl Drop for Ticker {
+    fn drop(&mut self) {
+        drop(self.done.take());
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
 /// `[########........] 12/100 games, 3.2 s, 3.7 a second, about 24 s left`.
 fn progress_line(done: usize, total: usize, unit: &str, elapsed: std::time::Duration) -> String {
     let width = 24;

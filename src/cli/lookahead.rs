@@ -104,6 +104,7 @@ pub fn run_best(args: BestArgs) -> Result<()> {
         (Some(spec), _) if position.moves().is_empty() => (None, None, 0, spec.to_string()),
         (Some(spec), _) => {
             let spec = args.clock.prepare(spec, 1)?;
+            let _ticker = super::display::Ticker::new(format!("{spec} thinking"));
             let decision = spec
                 .build(0)
                 .choose(position)
@@ -120,7 +121,9 @@ pub fn run_best(args: BestArgs) -> Result<()> {
                 "14 take 7 s here",
             )?;
             let scoring = Scoring::lookahead(eval);
+            let ticker = super::display::Ticker::new(format!("searching {depth} plies"));
             let result = alphabeta(position.board, depth, scoring);
+            drop(ticker);
             (
                 result.best,
                 Some(scoring.value(result.value, depth)),
@@ -198,8 +201,10 @@ pub fn run_fullgame(args: FullGameArgs) -> Result<()> {
     let spec = StrategySpec::Lookahead { depth: args.depth };
     let (mut black, mut white) = (spec.build(0), spec.build(0));
     let mut game = Game::new(start);
+    let ticker = super::display::Ticker::new(format!("playing lookahead {} against itself", args.depth));
     game.play_out(&mut [black.as_mut(), white.as_mut()])
         .expect("built-in strategies always move");
+    drop(ticker);
     debug_assert_eq!(game.status(), Status::Over);
     let end = game.position();
     let moves: Vec<usize> = game.moves().map(|square| square.index()).collect();

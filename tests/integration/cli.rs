@@ -399,6 +399,13 @@ fn progress_shows_on_a_terminal_and_never_in_a_pipe_or_with_quiet() {
     let terminal = shown(&["perft", "8"], true);
     assert!(terminal.contains(" subtrees, "), "{terminal}");
     assert!(terminal.contains("perft 8: 390216 leaves"), "{terminal}");
+    // A deep search whose end cannot be estimated says what runs and for how long, after a second.
+    let clock = std::time::Instant::now();
+    let terminal = shown(&["best", "--depth", "16"], true);
+    if clock.elapsed() > std::time::Duration::from_millis(1500) {
+        assert!(terminal.contains("searching 16 plies: 1."), "{terminal}");
+    }
+    assert_eq!(shown(&["best", "--depth", "16"], false), "");
     // Whole-game analysis as JSON has a bar too.
     assert!(shown(&["analyze", "f5d6c3d3c4f4", "--depth", "2", "--json"], true).contains("6/6 moves"));
 }
