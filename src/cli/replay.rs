@@ -172,15 +172,7 @@ pub fn run(args: ReplayArgs) -> Result<()> {
     };
     let named = match plain_games(&text) {
         Some(games) => games.with_context(|| format!("bad game {}", path.display()))?,
-        None if args.to.is_some() => read_games(&text)
-            .with_context(|| format!("bad log {}", path.display()))?
-            .into_iter()
-            .map(|r| Named {
-                black: r.log.black,
-                white: r.log.white,
-                game: r.game,
-            })
-            .collect(),
+        None if args.to.is_some() => logged(&text, path)?,
         None => Vec::new(),
     };
     if let Some(notation) = args.to {
@@ -244,6 +236,19 @@ pub fn run(args: ReplayArgs) -> Result<()> {
     write_stdout(&out)
 }
 
+/// Every game of a log's text, with its players.
+fn logged(text: &str, path: &std::path::Path) -> Result<Vec<Named>> {
+    Ok(read_games(text)
+        .with_context(|| format!("bad log {}", path.display()))?
+        .into_iter()
+        .map(|r| Named {
+            black: r.log.black,
+            white: r.log.white,
+            game: r.game,
+        })
+        .collect())
+}
+
 /// `--html`: every game the input holds, whatever its form, on one page.
 fn write_page(args: &ReplayArgs, html: &std::path::Path) -> Result<()> {
     let path = &args.file;
@@ -282,15 +287,7 @@ fn write_page(args: &ReplayArgs, html: &std::path::Path) -> Result<()> {
                     })
                 })
                 .collect::<Result<_>>()?,
-            None => read_games(&text)
-                .with_context(|| format!("bad log {}", path.display()))?
-                .into_iter()
-                .map(|r| Named {
-                    black: r.log.black,
-                    white: r.log.white,
-                    game: r.game,
-                })
-                .collect(),
+            None => logged(&text, path)?,
         }
     };
     let games: Vec<(String, String, &Game)> = named

@@ -438,10 +438,7 @@ fn short_options_and_json_alone_work_the_same_everywhere() {
         assert!(help.contains("  -q, --quiet"), "{command} has -q");
     }
     let dir = tempfile::tempdir().unwrap();
-    let cases = dir.path().join("cases");
-    common::othello(["cases", "--count", "1", "--seed", "5", cases.to_str().unwrap()])
-        .assert()
-        .success();
+    let cases = common::lab_cases(dir.path(), 1, 5);
     let output = common::othello(["grade", cases.to_str().unwrap(), "-j", "1", "--json", "--"])
         .arg(assert_cmd::cargo::cargo_bin("othello"))
         .output()

@@ -236,10 +236,7 @@ fn results_come_in_case_order_whatever_the_jobs() {
 #[test]
 fn one_program_passes_its_own_cases_and_bad_input_is_refused() {
     let dir = tempfile::tempdir().unwrap();
-    let cases = dir.path().join("cases");
-    common::othello(["cases", "--count", "120", "--seed", "9", cases.to_str().unwrap()])
-        .assert()
-        .success();
+    let cases = common::lab_cases(dir.path(), 120, 9);
     let othello = assert_cmd::cargo::cargo_bin("othello");
     common::othello([
         "grade",
@@ -582,10 +579,7 @@ fn a_case_folder_with_a_special_dangling_or_impossible_file_is_refused_naming_it
 #[test]
 fn gradescope_and_junit_reports_score_every_case_and_parse() {
     let dir = tempfile::tempdir().unwrap();
-    let cases = dir.path().join("cases");
-    common::othello(["cases", "--count", "3", "--seed", "5", cases.to_str().unwrap()])
-        .assert()
-        .success();
+    let cases = common::lab_cases(dir.path(), 3, 5);
     let points = dir.path().join("points.txt");
     std::fs::write(&points, "# the first case is worth most\ncase-001 3\ncase-002 0.5\n").unwrap();
     let (gradescope, junit) = (dir.path().join("results.json"), dir.path().join("junit.xml"));
@@ -657,10 +651,7 @@ fn gradescope_and_junit_reports_score_every_case_and_parse() {
 #[test]
 fn points_that_cannot_be_are_refused_before_any_case_runs() {
     let dir = tempfile::tempdir().unwrap();
-    let cases = dir.path().join("cases");
-    common::othello(["cases", "--count", "2", "--seed", "5", cases.to_str().unwrap()])
-        .assert()
-        .success();
+    let cases = common::lab_cases(dir.path(), 2, 5);
     let points = dir.path().join("points.txt");
     for (text, message) in [
         ("case-009 2\n", "no case named \"case-009\""),
@@ -692,10 +683,7 @@ fn points_that_cannot_be_are_refused_before_any_case_runs() {
 #[test]
 fn json_differences_hold_the_text_itself() {
     let dir = tempfile::tempdir().unwrap();
-    let cases = dir.path().join("cases");
-    common::othello(["cases", "--count", "1", "--seed", "5", cases.to_str().unwrap()])
-        .assert()
-        .success();
+    let cases = common::lab_cases(dir.path(), 1, 5);
     let output = common::othello(["grade", cases.to_str().unwrap(), "--judge", "strict", "--json", "-"])
         .args(["--", "sh", "-c", "printf 'say \"hi\"\\n'"])
         .output()

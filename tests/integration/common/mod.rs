@@ -133,3 +133,19 @@ pub fn blocked_board() -> String {
 pub fn othello_path() -> String {
     assert_cmd::cargo::cargo_bin("othello").display().to_string()
 }
+
+/// Writes `count` lab cases drawn with `seed` into `dir/cases` (`othello cases`), and returns that folder.
+pub fn lab_cases(dir: &std::path::Path, count: u32, seed: u64) -> std::path::PathBuf {
+    let cases = dir.join("cases");
+    othello([
+        "cases",
+        "--count",
+        &count.to_string(),
+        "--seed",
+        &seed.to_string(),
+        cases.to_str().unwrap(),
+    ])
+    .assert()
+    .success();
+    cases
+}
