@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # How well engine:MS keeps its time, on an idle or a loaded machine: engine:MS against
 # alphabeta:4:weights over GAMES games (default 8), THREADS games at once (default 1), with LOAD
-# busy loops (default 0) running meanwhile; prints the engine's moves, their mean time, how many went
-# over the budget and the longest, for each budget given.
+# busy loops (default 0) running meanwhile; prints the engine's moves, their mean time and its share
+# of the budget (over all moves, and over those made before the exact result was known), how many
+# went over the budget and the longest, for each budget given.
 #
 #   scripts/bench-engine-time.sh                 # budgets 10, 50 and 100 ms, idle
 #   LOAD=2 scripts/bench-engine-time.sh 10 100   # with both cores of a 2-core machine kept busy
@@ -32,10 +33,15 @@ for ms in $budgets; do
   python3 - "$log" "$ms" <<'PY'
 import json, sys
 budget = float(sys.argv[2])
-times = [m["ms"] for line in open(sys.argv[1]) for g in [json.loads(line)]
+moves = [m for line in open(sys.argv[1]) for g in [json.loads(line)]
          for m in g["moves"] if "ms" in m and g[m["side"]].startswith("engine")]
+times = [m["ms"] for m in moves]
+open_times = [m["ms"] for m in moves if not m.get("exact")]
 over = [t for t in times if t > budget]
-print("engine:%g: %d moves, mean %.1f ms, %d over the budget, longest %.1f ms (%.0f%% of it)"
-      % (budget, len(times), sum(times) / len(times), len(over), max(times), 100 * max(times) / budget))
+print("engine:%g: %d moves, mean %.1f ms (%.0f%% of the budget; %.0f%% over the %d moves made before "
+      "the exact result was known), %d over the budget, longest %.1f ms (%.1f%% of it)"
+      % (budget, len(times), sum(times) / len(times), 100 * sum(times) / len(times) / budget,
+         100 * sum(open_times) / max(1, len(open_times)) / budget, len(open_times), len(over),
+         max(times), 100 * max(times) / budget))
 PY
 done

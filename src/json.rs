@@ -296,15 +296,27 @@ pub struct MatchSide {
     pub moves: u64,
     pub seconds_per_move: f64,
     pub nodes_per_move: f64,
+    pub longest_move_seconds: f64,
+    /// A timed engine's game clock (`--game-time`), if it played on one.
+    pub game_time_seconds: Option<f64>,
+    /// A timed engine's share of its time a move used, on average: over all its moves, and over
+    /// those made before it knew the exact result.
+    pub time_used: Option<f64>,
+    pub time_used_before_solving: Option<f64>,
 }
 
 impl MatchSide {
     fn new(spec: &StrategySpec, totals: SideTotals) -> MatchSide {
+        let usage = crate::matches::TimeUsage::of(spec, &totals);
         MatchSide {
             strategy: spec.to_string(),
             moves: totals.moves,
             seconds_per_move: totals.ms_per_move() / 1e3,
             nodes_per_move: totals.nodes_per_move(),
+            longest_move_seconds: totals.longest,
+            game_time_seconds: spec.game_time().map(|time| time.as_secs_f64()),
+            time_used: usage.map(|usage| usage.all),
+            time_used_before_solving: usage.and_then(|usage| usage.before_solving),
         }
     }
 }

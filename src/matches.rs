@@ -55,6 +55,11 @@ pub struct SideTotals {
     pub moves: u64,
     pub nodes: u64,
     pub seconds: f64,
+    /// The longest move.
+    pub longest: f64,
+    /// Moves made before the player knew the exact result (more time could still change them).
+    pub open_moves: u64,
+    pub open_seconds: f64,
 }
 
 impl SideTotals {
@@ -72,6 +77,28 @@ impl SideTotals {
         } else {
             self.nodes as f64 / self.moves as f64
         }
+    }
+}
+
+/// How much of its time a move a timed engine used (shares of it, on average).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TimeUsage {
+    pub all: f64,
+    /// Over the moves made before the exact result was known; none if every move knew it.
+    pub before_solving: Option<f64>,
+    /// The longest move's time beyond the budget, in seconds (0 if none went over).
+    pub overrun: f64,
+}
+
+impl TimeUsage {
+    /// For a player with a time a move (not a game clock) that made moves.
+    pub fn of(spec: &StrategySpec, totals: &SideTotals) -> Option<TimeUsage> {
+        let budget = spec.time_per_move()?.as_secs_f64();
+        (totals.moves > 0).then(|| TimeUsage {
+            all: totals.seconds / totals.moves as f64 / budget,
+            before_solving: (totals.open_moves > 0).then(|| totals.open_seconds / totals.open_moves as f64 / budget),
+            overrun: (totals.longest - budget).max(0.0),
+        })
     }
 }
 
@@ -226,6 +253,11 @@ impl MatchReport {
                 totals.moves += 1;
                 totals.nodes += stats.nodes;
                 totals.seconds += stats.seconds;
+                totals.longest = totals.longest.max(stats.seconds);
+                if !matches!(stats.value, Some(crate::value::Value::Exact { .. })) {
+                    totals.open_moves += 1;
+                    totals.open_seconds += stats.seconds;
+                }
             }
         }
     }

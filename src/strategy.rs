@@ -9,13 +9,14 @@ use std::sync::Arc;
 
 use crate::board::Board;
 use crate::eval::{Eval, weighted_score};
-use crate::player::{Decision, Failed, Strategy};
+use crate::player::{Decision, Failed, Failure, Strategy};
 use crate::position::Position;
 use crate::programs::{ProgramForm, ProgramPlayer, ProgramSpec};
 use crate::rng::SeededRng;
 use crate::search::alphabeta::alphabeta;
 use crate::search::engine::{Budget, DEFAULT_MILLISECONDS, Engine, EngineEval, EngineStyle};
 use crate::search::minimax::minimax;
+use crate::search::time::Clock;
 use crate::search::{Scoring, SearchResult};
 use crate::square::Square;
 use crate::value::Value;
@@ -43,10 +44,12 @@ pub enum StrategySpec {
     Lookahead {
         depth: u32,
     },
-    /// Iterative deepening with a table and the exact endgame solver, in this many milliseconds a move.
+    /// Iterative deepening with a table and the exact endgame solver, in this many milliseconds a move,
+    /// or on a game clock of wall time (`--game-time`): it then loses the game when the clock runs out.
     Engine {
         milliseconds: u64,
         style: EngineStyle,
+        game_time: Option<std::time::Duration>,
     },
     /// The same engine with a budget of nodes a move: the same games on every machine.
     EngineNodes {
@@ -140,6 +143,7 @@ impl FromStr for StrategySpec {
                     None => Ok(StrategySpec::Engine {
                         milliseconds: DEFAULT_MILLISECONDS,
                         style,
+                        game_time: None,
                     }),
                     Some(budget) => match budget.strip_prefix("nodes=") {
                         Some(nodes) => match nodes.parse::<u64>() {
@@ -147,7 +151,11 @@ impl FromStr for StrategySpec {
                             _ => Err(unknown()),
                         },
                         None => match budget.parse::<u64>() {
-                            Ok(milliseconds @ 1..=3_600_000) => Ok(StrategySpec::Engine { milliseconds, style }),
+                            Ok(milliseconds @ 1..=3_600_000) => Ok(StrategySpec::Engine {
+                                milliseconds,
+                                style,
+                                game_time: None,
+                            }),
                             _ => Err(unknown()),
                         },
                     },
@@ -168,7 +176,9 @@ impl fmt::Display for StrategySpec {
             StrategySpec::Minimax { depth, eval } => write!(f, "minimax:{depth}:{eval}"),
             StrategySpec::AlphaBeta { depth, eval } => write!(f, "alphabeta:{depth}:{eval}"),
             StrategySpec::Lookahead { depth } => write!(f, "lookahead:{depth}"),
-            StrategySpec::Engine { milliseconds, style } => write!(f, "engine:{milliseconds}{}", style.suffix()),
+            StrategySpec::Engine {
+                milliseconds, style, ..
+            } => write!(f, "engine:{milliseconds}{}", style.suffix()),
             StrategySpec::EngineNodes { nodes, style } => write!(f, "engine:nodes={nodes}{}", style.suffix()),
             StrategySpec::Program(program) => write!(f, "{}{}", program.form.prefix(), program.target),
         }
@@ -201,14 +211,39 @@ impl StrategySpec {
                 scoring: Scoring::lookahead(Eval::Discs),
                 search: alphabeta,
             }),
-            StrategySpec::Engine { milliseconds, style } => Box::new(EngineStrategy(Engine::with_style(
-                Budget::Time(std::time::Duration::from_millis(milliseconds)),
+            StrategySpec::Engine {
+                milliseconds,
                 style,
-            ))),
-            StrategySpec::EngineNodes { nodes, style } => {
-                Box::new(EngineStrategy(Engine::with_style(Budget::Nodes(nodes), style)))
-            }
+                game_time,
+            } => Box::new(EngineStrategy {
+                engine: Engine::with_style(Budget::Time(std::time::Duration::from_millis(milliseconds)), style),
+                left: game_time,
+            }),
+            StrategySpec::EngineNodes { nodes, style } => Box::new(EngineStrategy {
+                engine: Engine::with_style(Budget::Nodes(nodes), style),
+                left: None,
+            }),
             StrategySpec::Program(ref program) => Box::new(ProgramPlayer::new(Arc::clone(program))),
+        }
+    }
+
+    /// A timed engine's time a move, unless it plays on a game clock.
+    pub fn time_per_move(&self) -> Option<std::time::Duration> {
+        match self {
+            StrategySpec::Engine {
+                milliseconds,
+                game_time: None,
+                ..
+            } => Some(std::time::Duration::from_millis(*milliseconds)),
+            _ => None,
+        }
+    }
+
+    /// A timed engine's game clock (`--game-time`).
+    pub fn game_time(&self) -> Option<std::time::Duration> {
+        match self {
+            StrategySpec::Engine { game_time, .. } => *game_time,
+            _ => None,
         }
     }
 
@@ -256,16 +291,30 @@ impl StrategySpec {
     }
 }
 
-struct EngineStrategy(Engine);
+struct EngineStrategy {
+    engine: Engine,
+    /// What is left of its game clock, if it plays on one; a strategy is built for each game.
+    left: Option<std::time::Duration>,
+}
 
 impl Strategy for EngineStrategy {
     fn choose(&mut self, position: Position) -> Result<Decision, Failed> {
-        let choice = self.0.choose(position.board);
+        let start = std::time::Instant::now();
+        self.engine.set_clock(self.left.map(|left| Clock {
+            left,
+            per_move: std::time::Duration::ZERO,
+        }));
+        let choice = self.engine.choose(position.board);
+        let used = start.elapsed();
+        if let Some(left) = &mut self.left {
+            // The engine keeps its own clock, as a program's runner does: the time it took, whole.
+            *left = left.checked_sub(used).ok_or(Failure::TimedOut)?;
+        }
         Ok(Decision {
             square: choice.best,
             value: Some(choice.value),
             nodes: choice.nodes,
-            time: None,
+            time: Some(used),
         })
     }
 }

@@ -164,12 +164,31 @@ fn text_report(report: &MatchReport) -> String {
         plies => format!("from random openings of {plies} moves, each played with both colours"),
     };
     let line = |spec: &StrategySpec, totals: SideTotals| {
-        format!(
+        let mut line = format!(
             "  {spec}: {} moves, {:.3} ms and {:.0} nodes per move\n",
             totals.moves,
             totals.ms_per_move(),
             totals.nodes_per_move()
-        )
+        );
+        if let Some(usage) = crate::matches::TimeUsage::of(spec, &totals) {
+            let before = usage.before_solving.map_or(String::new(), |share| {
+                format!(" ({:.1}% before the exact result was known)", 100.0 * share)
+            });
+            line += &format!(
+                "  {spec}: {:.1}% of its time a move used on average{before}; longest move {:.1} ms, {:.1} ms over\n",
+                100.0 * usage.all,
+                totals.longest * 1e3,
+                usage.overrun * 1e3
+            );
+        }
+        if let Some(time) = spec.game_time() {
+            line += &format!(
+                "  {spec}: on a game clock of {} s of wall time; longest move {:.1} ms\n",
+                time.as_secs_f64(),
+                totals.longest * 1e3
+            );
+        }
+        line
     };
     format!(
         "{} vs {}: {} (seed {}) {openings}\n\

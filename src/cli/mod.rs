@@ -541,11 +541,12 @@ enum Who {
 }
 
 impl TimeFor {
-    /// How closely it names a player (the closest setting wins), or None if it does not.
-    fn fits(&self, form: crate::programs::ProgramForm, nth: usize) -> Option<u8> {
+    /// How closely it names a player (the closest setting wins), or None if it does not; a
+    /// built-in strategy has no form.
+    fn fits(&self, form: Option<crate::programs::ProgramForm>, nth: usize) -> Option<u8> {
         match self.who {
             Who::All => Some(0),
-            Who::Form(f) if f == form => Some(1),
+            Who::Form(f) if Some(f) == form => Some(1),
             Who::Nth(n) if n == nth => Some(2),
             _ => None,
         }
@@ -581,7 +582,11 @@ fn time_for(text: &str) -> std::result::Result<TimeFor, String> {
 }
 
 /// The setting among `settings` that names this player most closely.
-fn closest(settings: &[TimeFor], form: crate::programs::ProgramForm, nth: usize) -> Option<std::time::Duration> {
+fn closest(
+    settings: &[TimeFor],
+    form: Option<crate::programs::ProgramForm>,
+    nth: usize,
+) -> Option<std::time::Duration> {
     settings
         .iter()
         .filter_map(|s| s.fits(form, nth).map(|closeness| (closeness, s.time)))
@@ -601,7 +606,8 @@ pub struct ClockArgs {
     move_time: Vec<TimeFor>,
     /// Seconds of CPU time a quickmove program has for all its moves in a game (default 0.3), as the
     /// course's 2023 moderator measures it (time.process_time()); other forms have no game clock.
-    /// [WHO=] as for --move-time
+    /// A timed engine (engine[:MS]) plays on this clock of wall time instead of its time a move, and
+    /// loses a game it overruns. [WHO=] as for --move-time
     #[arg(long, value_name = "[WHO=]SECONDS", value_parser = time_for, allow_hyphen_values = true)]
     game_time: Vec<TimeFor>,
     /// Seconds of CPU time a Python file has to import (default 10)
@@ -651,14 +657,24 @@ impl ClockArgs {
             let named = self
                 .game_time
                 .iter()
-                .any(|s| s.fits(program.form, nth).is_some_and(|closeness| closeness > 0));
+                .any(|s| s.fits(Some(program.form), nth).is_some_and(|closeness| closeness > 0));
             if named && program.form != crate::programs::ProgramForm::QuickMove {
                 bail!(
                     "bad argument --game-time: player {nth} ({spec}) is not a quickmove program, and only those have a game clock"
                 );
             }
         }
-        let spec = spec.clone().with_program(|program| {
+        let mut spec = spec.clone();
+        if let crate::strategy::StrategySpec::Engine { game_time, .. } = &mut spec {
+            *game_time = closest(&self.game_time, None, nth);
+        } else if !matches!(spec, crate::strategy::StrategySpec::Program(_))
+            && self.game_time.iter().any(|s| s.fits(None, nth) == Some(2))
+        {
+            bail!(
+                "bad argument --game-time: player {nth} ({spec}) has no clock: only a timed engine (engine[:MS]) and quickmove programs have one"
+            );
+        }
+        let spec = spec.with_program(|program| {
             if let Some(rules) = self.rules {
                 program.rules = rules;
             }
@@ -674,10 +690,10 @@ impl ClockArgs {
             if self.cpu_time {
                 clock.cpu_time = true;
             }
-            if let Some(time) = closest(&self.move_time, form, nth) {
+            if let Some(time) = closest(&self.move_time, Some(form), nth) {
                 clock.move_time = Some(time);
             }
-            if let Some(time) = closest(&self.game_time, form, nth).filter(|_| form == ProgramForm::QuickMove) {
+            if let Some(time) = closest(&self.game_time, Some(form), nth).filter(|_| form == ProgramForm::QuickMove) {
                 clock.game_time = Some(time);
             }
             if let Some(time) = self.import_time {

@@ -15,6 +15,41 @@ pub struct GgfGame {
     pub black: String,
     pub white: String,
     pub game: Game,
+    /// The clock of each side (`TI`), if the game has one.
+    pub time: Option<GgfTime>,
+    /// Seconds each side's moves took, by colour index (the third part of `B[f5/eval/time]`).
+    pub used: [f64; 2],
+}
+
+/// `TI[main/increment/extension]`: each side's time for the game and what each move adds (GGS's
+/// extension is not read). A time is `h:mm:ss`, `mm:ss` or seconds; `TI[0]` is an untimed game.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GgfTime {
+    pub main: f64,
+    pub increment: f64,
+}
+
+impl GgfTime {
+    fn parse(text: &str) -> Option<GgfTime> {
+        let mut parts = text.split('/');
+        let main = seconds(parts.next()?)?;
+        let increment = parts
+            .next()
+            .filter(|t| !t.trim().is_empty())
+            .map_or(Some(0.0), seconds)?;
+        // `TI[0]`: no time at all is an untimed game, as NBoard writes one.
+        (main > 0.0 || increment > 0.0).then_some(GgfTime { main, increment })
+    }
+}
+
+/// `h:mm:ss`, `mm:ss` or `ss`, each part a number (the last may have a fraction).
+fn seconds(text: &str) -> Option<f64> {
+    text.trim()
+        .split(':')
+        .try_fold(0.0, |total: f64, part| {
+            Some(total * 60.0 + part.trim().parse::<f64>().ok()?)
+        })
+        .filter(|s| s.is_finite() && *s >= 0.0)
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -67,10 +102,14 @@ fn parse_game(body: &str, number: usize) -> Result<GgfGame, GgfError> {
     let mut white = String::new();
     let mut game = Game::new(Position::START);
     let mut moves = 0;
+    let mut time = None;
+    let mut used = [0.0; 2];
     for (name, value) in properties(body, number)? {
         match name {
             "PB" => black = value.to_string(),
             "PW" => white = value.to_string(),
+            // A clock that cannot be read is no clock: the game itself is still good.
+            "TI" => time = GgfTime::parse(value),
             "TY" if !value.trim_start_matches(['s', 'k', 'r', 'a', 'b']).starts_with('8') => {
                 return Err(GgfError::NotEightByEight {
                     game: number,
@@ -96,11 +135,19 @@ fn parse_game(body: &str, number: usize) -> Result<GgfGame, GgfError> {
                 };
                 transcript::play_one(&mut game, written, moves)
                     .map_err(|error| GgfError::Rules { game: number, error })?;
+                let side = if name == "B" { Color::Black } else { Color::White };
+                used[side.index()] += value.split('/').nth(2).and_then(seconds).unwrap_or(0.0);
             }
             _ => {}
         }
     }
-    Ok(GgfGame { black, white, game })
+    Ok(GgfGame {
+        black,
+        white,
+        game,
+        time,
+        used,
+    })
 }
 
 /// `8 <64 squares> <side>`, spaces anywhere.
@@ -170,12 +217,38 @@ mod tests {
             B[F5//1.2]W[d6/-1.00/0.5]B[C3]W[D3]B[C4];)";
         let games = parse(text).unwrap();
         assert_eq!(games.len(), 1);
-        let GgfGame { black, white, game } = &games[0];
+        let GgfGame {
+            black,
+            white,
+            game,
+            time,
+            used,
+        } = &games[0];
         assert_eq!((black.as_str(), white.as_str()), ("Ntest", "Edax"));
+        assert_eq!(
+            *time,
+            Some(GgfTime {
+                main: 300.0,
+                increment: 0.0
+            })
+        );
+        assert_eq!(*used, [1.2, 0.5]);
         assert_eq!(transcript::format(game), "f5d6c3d3c4");
         let again = parse(&format(game, "Ntest", "Edax")).unwrap();
         assert_eq!(again[0].game.turns(), game.turns());
         assert_eq!(again[0].game.start(), game.start());
+    }
+
+    #[test]
+    fn ggf_clocks_read_in_every_form() {
+        let time = |text: &str| GgfTime::parse(text).map(|t| (t.main, t.increment));
+        assert_eq!(time("15:00//2:00"), Some((900.0, 0.0)));
+        assert_eq!(time("1:00:00/5/0"), Some((3600.0, 5.0)));
+        assert_eq!(time("90.5"), Some((90.5, 0.0)));
+        assert_eq!(time("five minutes"), None);
+        assert_eq!(time("0"), None, "no time: untimed");
+        let game = &parse("(;GM[Othello]TY[8]TI[soon]B[f5];)").unwrap()[0];
+        assert_eq!(game.time, None, "an unreadable clock is no clock");
     }
 
     #[test]

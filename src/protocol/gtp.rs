@@ -16,6 +16,7 @@ use crate::color::Color;
 use crate::game::{Game, Status, Turn};
 use crate::position::Position;
 use crate::search::engine::{Budget, Engine};
+use crate::search::time::Clock;
 use crate::square::Square;
 
 /// The commands this engine knows, as `list_commands` gives them.
@@ -42,8 +43,8 @@ const COMMANDS: [&str; 17] = [
 /// Time a move by default, when no time settings came.
 pub const DEFAULT_MOVE_TIME: Duration = Duration::from_millis(1000);
 
-/// The most a move may take from a clock, however long the clock: a day's clock shared over the
-/// moves would give each an hour, which buys nothing on 8x8 and leaves a controller waiting.
+/// About the most a move may take from a clock, however long the clock: a day's clock shared over
+/// the moves would give each an hour, which buys nothing on 8x8 and leaves a controller waiting.
 pub const MAX_MOVE_TIME: Duration = Duration::from_secs(60);
 
 struct Session {
@@ -54,6 +55,12 @@ struct Session {
     main_time: Option<Duration>,
     byo_yomi: Option<(Duration, u32)>,
     left: [Option<Duration>; 2],
+    /// Stones `time_left` said are still to play in the byo-yomi period (0: main time).
+    stones: [u32; 2],
+    /// What each side's moves took, by this engine's watch: its clock when `time_left` is not sent.
+    used: [Duration; 2],
+    /// Kept from move to move (its tables carry over); away while it searches.
+    engine: Option<Engine>,
     /// The controller's lines, and those that came during a search and wait for their turn.
     lines: Receiver<String>,
     waiting: VecDeque<String>,
@@ -69,6 +76,9 @@ pub fn run(input: impl BufRead + Send + 'static, mut output: impl Write, move_ti
         main_time: None,
         byo_yomi: None,
         left: [None, None],
+        stones: [0, 0],
+        used: [Duration::ZERO; 2],
+        engine: None,
         lines: super::lines_of(input),
         waiting: VecDeque::new(),
         input_ended: false,
@@ -156,6 +166,10 @@ impl Session {
             },
             "clear_board" => {
                 self.game = Game::new(Position::START);
+                // A new game, a new clock: what the last one's moves took no longer counts.
+                self.used = [Duration::ZERO; 2];
+                self.left = [None, None];
+                self.stones = [0, 0];
                 Ok(String::new())
             }
             "komi" => Ok(String::new()),
@@ -179,15 +193,23 @@ impl Session {
                 self.main_time = Some(Duration::from_secs(main));
                 self.byo_yomi = (byo > 0 && stones > 0).then(|| (Duration::from_secs(byo), stones as u32));
                 self.left = [None, None];
+                self.stones = [0, 0];
+                self.used = [Duration::ZERO; 2];
                 Ok(String::new())
             }
             "time_left" => {
                 let side = color(arguments.first())?;
-                let seconds: u64 = arguments
-                    .get(1)
-                    .and_then(|s| s.parse().ok())
-                    .ok_or("syntax error: time_left COLOR SECONDS STONES")?;
-                self.left[side.index()] = Some(Duration::from_secs(seconds));
+                let number = |i: usize| {
+                    arguments
+                        .get(i)
+                        .and_then(|s| s.parse::<u32>().ok())
+                        .ok_or("syntax error: time_left COLOR SECONDS STONES")
+                };
+                let seconds = number(1)?;
+                // The stones are optional: some controllers send only the seconds.
+                let stones = if arguments.len() > 2 { number(2)? } else { 0 };
+                self.left[side.index()] = Some(Duration::from_secs(seconds.into()));
+                self.stones[side.index()] = stones;
                 Ok(String::new())
             }
             "final_score" => {
@@ -251,27 +273,51 @@ impl Session {
             return Ok("pass".to_string());
         }
         self.turn_of(side)?;
-        let mut engine = Engine::with_budget(Budget::Time(self.time_for(side)));
+        let move_time = self.move_time;
+        let mut engine = self
+            .engine
+            .take()
+            .unwrap_or_else(|| Engine::with_budget(Budget::Time(move_time)));
+        engine.set_clock(self.clock_for(side));
         let board = self.game.position().board;
-        let choice = self.until_input_ends(move |stop| {
+        let start = std::time::Instant::now();
+        let (engine, choice) = self.until_input_ends(move |stop| {
             engine.set_stop(stop);
-            engine.choose(board)
+            let choice = engine.choose(board);
+            (engine, choice)
         });
+        self.engine = Some(engine);
+        self.used[side.index()] += start.elapsed();
         self.game.play(choice.best, None).map_err(|e| e.to_string())?;
         Ok(choice.best.to_string().to_uppercase())
     }
 
-    /// The time for `side`'s move: what is left spread over its remaining moves, or the default.
-    fn time_for(&self, side: Color) -> Duration {
-        let moves_left = self.game.position().board.empty_count().div_ceil(2).max(1);
-        let main = self.left[side.index()].or(self.main_time);
-        let share = main.map(|main| main / moves_left);
-        let byo = self.byo_yomi.map(|(time, stones)| time / stones.max(1));
-        match (share, byo) {
-            (None, None) => self.move_time,
-            (share, byo) => (share.unwrap_or_default() + byo.unwrap_or_default()).min(MAX_MOVE_TIME),
-        }
-        .max(Duration::from_millis(10))
+    /// The clock of `side`'s next move: what `time_left` last said, else the main time less what
+    /// its moves took here; none without time settings (the engine then has its time a move).
+    fn clock_for(&self, side: Color) -> Option<Clock> {
+        let own_moves = self.game.position().board.empty_count().div_ceil(2).max(1);
+        let (left, stones) = match self.left[side.index()] {
+            Some(left) => (left, self.stones[side.index()]),
+            None => (self.main_time?.saturating_sub(self.used[side.index()]), 0),
+        };
+        let clock = if stones > 0 {
+            // In a byo-yomi period: its time for its stones, a move at a time.
+            Clock {
+                left: Duration::ZERO,
+                per_move: left / stones,
+            }
+        } else {
+            Clock {
+                left,
+                per_move: self
+                    .byo_yomi
+                    .map_or(Duration::ZERO, |(time, stones)| time / stones.max(1)),
+            }
+        };
+        Some(Clock {
+            left: clock.left.min(MAX_MOVE_TIME * own_moves),
+            per_move: clock.per_move.min(MAX_MOVE_TIME),
+        })
     }
 }
 
@@ -283,6 +329,7 @@ fn board_text(position: Position) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::time::MoveTime;
 
     fn session() -> Session {
         Session {
@@ -291,6 +338,9 @@ mod tests {
             main_time: None,
             byo_yomi: None,
             left: [None, None],
+            stones: [0, 0],
+            used: [Duration::ZERO; 2],
+            engine: None,
             lines: super::super::lines_of(io::empty()),
             waiting: VecDeque::new(),
             input_ended: false,
@@ -298,21 +348,42 @@ mod tests {
     }
 
     #[test]
-    fn a_long_clock_gives_a_move_at_most_a_minute() {
+    fn a_long_clock_gives_a_move_at_most_about_a_minute() {
         let mut session = session();
-        assert_eq!(session.answer("time_settings", &["86400", "0", "0"]), Ok(String::new()));
-        assert_eq!(session.time_for(Color::Black), MAX_MOVE_TIME);
-        assert_eq!(session.answer("time_left", &["b", "300", "0"]), Ok(String::new()));
         assert_eq!(
-            session.time_for(Color::Black),
-            Duration::from_secs(10),
-            "300 s over 30 moves"
+            session.clock_for(Color::Black),
+            None,
+            "no time settings: the time a move"
         );
-        // Without a clock, the time asked for on the command line, however long.
-        let mut session = session;
-        session.main_time = None;
-        session.left = [None, None];
-        session.move_time = Duration::from_secs(300);
-        assert_eq!(session.time_for(Color::Black), Duration::from_secs(300));
+        assert_eq!(session.answer("time_settings", &["86400", "0", "0"]), Ok(String::new()));
+        let clock = session.clock_for(Color::Black).unwrap();
+        assert_eq!(clock.left, MAX_MOVE_TIME * 30);
+        // No iteration starts after a minute; one under way may run on to three.
+        let time = MoveTime::from_clock(clock, 60);
+        assert!(time.start_before <= MAX_MOVE_TIME && time.limit <= MAX_MOVE_TIME * 3);
+        assert_eq!(session.answer("time_left", &["b", "300", "0"]), Ok(String::new()));
+        assert_eq!(session.clock_for(Color::Black).unwrap().left, Duration::from_secs(300));
+    }
+
+    #[test]
+    fn without_time_left_the_clock_is_the_main_time_less_what_the_moves_took() {
+        let mut session = session();
+        session.answer("time_settings", &["60", "0", "0"]).unwrap();
+        session.used[Color::Black.index()] = Duration::from_secs(20);
+        assert_eq!(session.clock_for(Color::Black).unwrap().left, Duration::from_secs(40));
+        assert_eq!(session.clock_for(Color::White).unwrap().left, Duration::from_secs(60));
+    }
+
+    #[test]
+    fn a_byo_yomi_period_is_shared_over_its_stones() {
+        let mut session = session();
+        session.answer("time_settings", &["0", "30", "5"]).unwrap();
+        assert_eq!(
+            session.clock_for(Color::White).unwrap().per_move,
+            Duration::from_secs(6)
+        );
+        session.answer("time_left", &["w", "20", "4"]).unwrap();
+        let clock = session.clock_for(Color::White).unwrap();
+        assert_eq!((clock.left, clock.per_move), (Duration::ZERO, Duration::from_secs(5)));
     }
 }

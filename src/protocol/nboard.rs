@@ -18,11 +18,17 @@ use crate::notation::ggf;
 use crate::notation::transcript::{self, Written};
 use crate::position::Position;
 use crate::search::analysis::{Analyst, MoveValue, Settings};
+use crate::search::engine::{Budget, Engine};
+use crate::search::time::Clock;
 use crate::square::Square;
 use crate::value::Value;
 
 /// The midgame depth until the GUI sets one.
 pub const DEFAULT_DEPTH: u32 = 10;
+
+/// A move's time for the timed engine if a clock is set without one (never: it always plays on the
+/// clock it is given).
+const CLOCKLESS_MOVE_TIME: Duration = Duration::from_secs(1);
 
 /// The engine's name, as `set myname` reports it.
 const NAME: &str = "othello";
@@ -32,8 +38,9 @@ fn exact_empties(depth: u32) -> u32 {
     (depth + 4).min(20)
 }
 
-/// What a search returns to the session: its analyst back, and the line to send if it finished.
-type Finished = (Analyst, Option<String>);
+/// What a search returns to the session: its analyst and engine back, and the line to send if it
+/// finished.
+type Finished = (Analyst, Engine, Option<String>);
 
 struct Session<W: Write + Send + 'static> {
     output: Arc<Mutex<W>>,
@@ -41,6 +48,11 @@ struct Session<W: Write + Send + 'static> {
     depth: u32,
     /// Kept between searches (its tables carry over); rebuilt when the depth changes.
     analyst: Option<Analyst>,
+    /// The timed engine that plays on the game's clock, kept between moves too.
+    engine: Option<Engine>,
+    /// The game's clock (GGF's `TI`), and what each side's moves took by the GUI's `move` times.
+    clock: Option<ggf::GgfTime>,
+    used: [f64; 2],
     /// Why the last `set game` could not be read: until a game is set, `go` and `hint` refuse rather
     /// than answer for the position before it.
     unreadable: Option<String>,
@@ -61,6 +73,9 @@ where
         game: Game::new(Position::START),
         depth: DEFAULT_DEPTH,
         analyst: None,
+        engine: None,
+        clock: None,
+        used: [0.0; 2],
         unreadable: None,
     };
     let mut waiting: std::collections::VecDeque<String> = std::collections::VecDeque::new();
@@ -118,8 +133,9 @@ where
                 }
             }
         }
-        let (analyst, reply) = worker.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        let (analyst, engine, reply) = worker.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         session.analyst = Some(analyst);
+        session.engine = Some(engine);
         if let Some(reply) = reply.filter(|_| !stopped) {
             session.say(&reply)?;
         }
@@ -161,7 +177,10 @@ impl<W: Write + Send + 'static> Session<W> {
                     let text = line.split_once("game").map_or("", |(_, ggf)| ggf.trim());
                     match ggf::parse(text) {
                         Ok(mut games) => {
-                            self.game = games.swap_remove(0).game;
+                            let set = games.swap_remove(0);
+                            self.game = set.game;
+                            self.clock = set.time;
+                            self.used = set.used;
                             self.unreadable = None;
                             Ok(())
                         }
@@ -202,12 +221,17 @@ impl<W: Write + Send + 'static> Session<W> {
             Square::from_a1(name).map(Written::Square)
         };
         let number = self.game.moves().count() + 1;
+        let side = self.game.position().to_move;
         let result = match written {
             Some(written) => transcript::play_one(&mut self.game, written, number).map_err(|e| e.to_string()),
             None => Err(format!("{name:?} is not a move: expected a square such as F5, or PA")),
         };
         match result {
-            Ok(()) => Ok(()),
+            Ok(()) => {
+                let seconds = text.split('/').nth(2).and_then(|t| t.trim().parse::<f64>().ok());
+                self.used[side.index()] += seconds.filter(|s| s.is_finite() && *s >= 0.0).unwrap_or(0.0);
+                Ok(())
+            }
             Err(why) => self.say(&format!("status ignored move {text}: {why}\n")),
         }
     }
@@ -220,7 +244,18 @@ impl<W: Write + Send + 'static> Session<W> {
                 depth: depth.saturating_sub(1).max(1),
             })
         });
-        analyst.set_stop(stop);
+        analyst.set_stop(stop.clone());
+        let mut engine = self
+            .engine
+            .take()
+            .unwrap_or_else(|| Engine::with_budget(Budget::Time(CLOCKLESS_MOVE_TIME)));
+        engine.set_stop(stop);
+        let side = self.game.position().to_move;
+        // The increments of the moves made are not counted back: the clock errs on the safe side.
+        let game_clock = self.clock.map(|time| Clock {
+            left: Duration::from_secs_f64((time.main - self.used[side.index()]).max(0.0)),
+            per_move: Duration::from_secs_f64(time.increment),
+        });
         let game = self.game.clone();
         let output = self.output.clone();
         std::thread::spawn(move || {
@@ -238,6 +273,19 @@ impl<W: Write + Send + 'static> Session<W> {
                     None
                 }
                 (SearchKind::Hint, Status::MustPass(_)) => Some("search PA 0.00 0 0 pass\n".to_string()),
+                (SearchKind::Go, Status::ToMove(_)) if game_clock.is_some() => {
+                    // On a clock, the timed engine: the depth is for hints.
+                    say("status thinking on the clock\n");
+                    engine.set_clock(game_clock);
+                    let choice = engine.choose(board);
+                    let seconds = clock.elapsed().as_secs_f64();
+                    say(&format!("nodestats {} {seconds:.2}\n", choice.nodes));
+                    Some(format!(
+                        "=== {}/{:.2}/{seconds:.1}\n",
+                        upper(choice.best),
+                        choice.value.number() as f64
+                    ))
+                }
                 (SearchKind::Go, Status::ToMove(_)) => {
                     say("status thinking\n");
                     let moves = analyst.moves(board);
@@ -259,7 +307,7 @@ impl<W: Write + Send + 'static> Session<W> {
                     None
                 }
             };
-            (analyst, reply)
+            (analyst, engine, reply)
         })
     }
 }

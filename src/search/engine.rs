@@ -16,7 +16,8 @@ use crate::search::endgame::Solver;
 use crate::search::limits::Limits;
 use crate::search::ordering::fastest_first;
 use crate::search::probcut;
-use crate::search::table::{NO_MOVE, Table};
+use crate::search::table::{NO_MOVE, Packed, Table};
+use crate::search::time::{Clock, MoveTime};
 use crate::search::{WIN, best_child};
 use crate::square::Square;
 use crate::value::Value;
@@ -24,19 +25,58 @@ use crate::value::Value;
 /// The default thinking time per move.
 pub const DEFAULT_MILLISECONDS: u64 = 1000;
 
-/// Up to this many empties, the solver is tried once the midgame search has had its share.
+/// Up to this many empties, the solver is tried once the midgame search has had its share...
 const SOLVE_EMPTIES: u32 = 24;
+/// ...and with more time, a few more: one more empty for each factor of this in the time beyond
+/// `SOLVE_SECONDS` (a solve in engine games costs about this much more an empty; a failed try
+/// leaves the midgame search's move, and its table helps the next try).
+const SOLVE_GROWTH: f64 = 3.0;
+const SOLVE_SECONDS: f64 = 0.3;
+const MAX_SOLVE_EMPTIES: u32 = 30;
 /// The share of the time the midgame search gets before the solver is tried.
 const MIDGAME_SHARE_BEFORE_SOLVING: f64 = 0.25;
-/// The share of the time after which no new work starts; the rest is margin for the clock checks.
-const USABLE_SHARE: f64 = 0.92;
+/// The share of a move's time or nodes spent on a forced move: no thought, only a value.
+const FORCED_SHARE: f64 = 0.1;
+/// The share of a node budget after which no new iteration starts (a node budget keeps the
+/// games it has always played: training data and fingerprints rest on them).
+const NODES_USABLE_SHARE: f64 = 0.92;
 
 /// A midgame result: bounds on the value, and the best move found.
-#[derive(Clone, Copy, bytemuck::Zeroable)]
+#[derive(Clone, Copy)]
 struct Entry {
     best: u8,
     lower: i32,
     upper: i32,
+}
+
+/// A bound in 24 bits: every value a search returns fits (evaluations, and wins and losses near
+/// `WIN`), and only `INFINITY` does not: it is kept as the largest.
+const BOUND_BITS: u32 = 24;
+const BOUND_MAX: i32 = (1 << (BOUND_BITS - 1)) - 1;
+
+impl Packed for Entry {
+    #[inline(always)]
+    fn pack(self) -> u64 {
+        let bound = |value: i32| (value.clamp(-BOUND_MAX, BOUND_MAX) as u32 & ((1 << BOUND_BITS) - 1)) as u64;
+        u64::from(self.best) | bound(self.lower) << 8 | bound(self.upper) << (8 + BOUND_BITS)
+    }
+
+    #[inline(always)]
+    fn unpack(bits: u64) -> Entry {
+        let bound = |bits: u64| {
+            let value = ((bits as u32) << (32 - BOUND_BITS)) as i32 >> (32 - BOUND_BITS);
+            match value {
+                BOUND_MAX => INFINITY,
+                value if value == -BOUND_MAX => -INFINITY,
+                value => value,
+            }
+        };
+        Entry {
+            best: bits as u8,
+            lower: bound(bits >> 8),
+            upper: bound(bits >> (8 + BOUND_BITS)),
+        }
+    }
 }
 
 /// What the engine decided, and what it cost.
@@ -67,6 +107,16 @@ pub fn static_estimate(board: Board) -> i32 {
         board.empty_count(),
     )
     .number()
+}
+
+/// Up to how many empties the engine tries to solve a position exactly, with `time` for the move.
+fn solve_empties(time: Option<MoveTime>) -> u32 {
+    let seconds = time.map_or(0.0, |time| time.limit.as_secs_f64());
+    if seconds <= SOLVE_SECONDS {
+        return SOLVE_EMPTIES;
+    }
+    let more = (seconds / SOLVE_SECONDS).ln() / SOLVE_GROWTH.ln();
+    (SOLVE_EMPTIES + more as u32).min(MAX_SOLVE_EMPTIES)
 }
 
 /// The value of a midgame search to `depth` from a root with `empties` empty squares.
@@ -186,12 +236,19 @@ pub struct Engine {
     budget: Budget,
     eval: EngineEval,
     weights: &'static Weights,
-    table: Table<Entry>,
+    /// Shared with the helpers of a search on several threads.
+    table: Arc<Table<Entry>>,
     solver: Solver,
     nodes: u64,
     limits: Limits,
     /// Multi-ProbCut in the midgame search (`crate::search::probcut`).
     selective: bool,
+    /// A game clock for the next move, if it plays on one: it then replaces a time a move.
+    clock: Option<Clock>,
+    /// The root of the iteration under way, and the best move it finished if it was cut off.
+    root: Board,
+    root_depth: u32,
+    root_partial: Option<(u8, i32)>,
 }
 
 /// Nodes between two looks at the clock.
@@ -231,11 +288,30 @@ impl Engine {
             budget,
             eval,
             weights,
-            table: Table::new(bits),
+            table: Arc::new(Table::new(bits)),
             solver,
             nodes: 0,
             limits: Limits::new(CHECK_EVERY),
             selective: style.selective && eval == EngineEval::Patterns && !matches!(budget, Budget::Depth(_)),
+            clock: None,
+            root: Board::START,
+            root_depth: 0,
+            root_partial: None,
+        }
+    }
+
+    /// Plays the next move on a game clock (`None`: on the budget again). Only a timed engine does;
+    /// a node or depth budget keeps its games whatever the clock says.
+    pub fn set_clock(&mut self, clock: Option<Clock>) {
+        self.clock = clock;
+    }
+
+    /// The time for a move in a position with `empties` empty squares, if the engine is timed.
+    fn move_time(&self, empties: u32) -> Option<MoveTime> {
+        match (self.budget, self.clock) {
+            (Budget::Time(_), Some(clock)) => Some(MoveTime::from_clock(clock, empties)),
+            (Budget::Time(time), None) => Some(MoveTime::fixed(time)),
+            _ => None,
         }
     }
 
@@ -262,16 +338,15 @@ impl Engine {
         let start = Instant::now();
         let moves = board.moves();
         let first = moves.first().expect("the engine is only asked when a move exists");
-        // A forced move needs no thought, only a value: a tenth of the budget.
-        let share = if moves.count() == 1 {
-            USABLE_SHARE / 10.0
-        } else {
-            USABLE_SHARE
-        };
-        let (usable_time, usable_nodes) = match self.budget {
-            Budget::Time(time) => (Some(time.mul_f64(share)), u64::MAX),
-            Budget::Nodes(nodes) => (None, (nodes as f64 * share) as u64),
-            Budget::Depth(_) => (None, u64::MAX),
+        let empties = board.empty_count();
+        let forced = if moves.count() == 1 { FORCED_SHARE } else { 1.0 };
+        let time = self.move_time(empties).map(|time| MoveTime {
+            start_before: time.start_before.mul_f64(forced),
+            limit: time.limit.mul_f64(forced),
+        });
+        let usable_nodes = match self.budget {
+            Budget::Nodes(nodes) => (nodes as f64 * NODES_USABLE_SHARE * forced) as u64,
+            _ => u64::MAX,
         };
         let max_depth = match self.budget {
             Budget::Depth(depth) => depth,
@@ -288,34 +363,34 @@ impl Engine {
             ),
             nodes: 0,
         };
-        let empties = board.empty_count();
-        let solving = empties <= SOLVE_EMPTIES && max_depth == u32::MAX;
+        let solving = empties <= solve_empties(time) && max_depth == u32::MAX;
         let midgame_share = if solving { MIDGAME_SHARE_BEFORE_SOLVING } else { 1.0 };
-        let midgame_time = usable_time.map(|time| time.mul_f64(midgame_share));
         let midgame_nodes = (usable_nodes as f64 * midgame_share) as u64;
-        self.limits.deadline = midgame_time.map(|time| start + time);
+        self.limits.deadline = time.map(|time| start + time.limit.mul_f64(midgame_share));
         self.limits.node_limit = Some(midgame_nodes);
         self.limits.restart();
         for depth in 1..=empties.max(1).min(max_depth) {
-            match self.root(board, depth) {
-                Some((best, value)) => {
-                    choice = EngineChoice {
-                        best,
-                        value: midgame_value(self.eval, value, depth, empties),
-                        nodes: 0,
-                    }
-                }
-                None => break,
-            }
-            // An iteration takes several times the last one: do not start what cannot finish.
-            let time_is_short = midgame_time.is_some_and(|time| start.elapsed() * 3 > time);
-            if time_is_short || self.nodes.saturating_mul(3) > midgame_nodes {
+            let (best, value, finished) = match self.root(board, depth) {
+                Root::Finished(best, value) => (best, value, true),
+                // A move that beat the last iteration's best before time ran out is the better one.
+                Root::CutOff(best, value) if best != choice.best => (best, value, false),
+                _ => break,
+            };
+            choice = EngineChoice {
+                best,
+                value: midgame_value(self.eval, value, depth, empties),
+                nodes: 0,
+            };
+            // An iteration takes several times the last one: a node budget, or a clock's planned
+            // time, does not start what cannot finish. A fixed time a move is spent to its end.
+            let time_is_short = time.is_some_and(|time| start.elapsed() > time.start_before.mul_f64(midgame_share));
+            if !finished || time_is_short || self.nodes.saturating_mul(3) > midgame_nodes {
                 break;
             }
         }
         let mut nodes = self.nodes;
         if solving {
-            self.solver.set_deadline(usable_time.map(|time| start + time));
+            self.solver.set_deadline(time.map(|time| start + time.limit));
             self.solver
                 .set_node_limit((usable_nodes != u64::MAX).then(|| usable_nodes.saturating_sub(nodes)));
             if let Ok(solution) = self.solver.solve(board)
@@ -363,14 +438,23 @@ impl Engine {
     }
 
     /// One iteration at the root; the table holds the previous iteration's best move, which the
-    /// search tries first, and receives this one's. `None` if time ran out.
-    fn root(&mut self, board: Board, depth: u32) -> Option<(Square, i32)> {
+    /// search tries first, and receives this one's.
+    fn root(&mut self, board: Board, depth: u32) -> Root {
+        (self.root, self.root_depth, self.root_partial) = (board, depth, None);
         let value = with_cpu!(C => self.search::<C>(board, depth, -INFINITY, INFINITY, false));
         if self.limits.stopped() {
-            return None;
+            return match self
+                .root_partial
+                .and_then(|(best, value)| Some((Square::new(best)?, value)))
+            {
+                Some((best, value)) => Root::CutOff(best, value),
+                None => Root::Nothing,
+            };
         }
-        let (entry, _) = self.table.probe(board)?;
-        Square::new(entry.best).map(|best| (best, value))
+        match self.table.probe(board).and_then(|(entry, _)| Square::new(entry.best)) {
+            Some(best) => Root::Finished(best, value),
+            None => Root::Nothing,
+        }
     }
 
     /// Principal variation search to `depth` plies; a pass does not use up a ply here.
@@ -449,11 +533,18 @@ impl Engine {
             keyed.swap(0, first);
         }
         let children = keyed.iter().map(|&(_, square, child)| (square, child));
-        let Some((best_value, best_move)) = best_child(children, alpha, beta, -INFINITY, |child, a, b| {
+        let found = best_child(children, alpha, beta, -INFINITY, |child, a, b| {
             let value = self.search::<C>(child, depth - 1, a, b, false);
             (!self.limits.stopped()).then_some(value)
-        }) else {
-            return 0;
+        });
+        let (best_value, best_move) = match found {
+            Ok(found) => found,
+            Err((value, best)) => {
+                if depth == self.root_depth && board == self.root && best != NO_MOVE {
+                    self.root_partial = Some((best, value));
+                }
+                return 0;
+            }
         };
         // An exact value inside the window bounds both ways; a cut-off only one way.
         let lower = if best_value > original.0 { best_value } else { -INFINITY };
@@ -491,6 +582,15 @@ impl Engine {
 }
 
 const INFINITY: i32 = i32::MAX - 1;
+
+/// What an iteration at the root found.
+enum Root {
+    /// The best move and the root's value.
+    Finished(Square, i32),
+    /// Cut off by the clock: the best of the moves it finished, and its value (a lower bound).
+    CutOff(Square, i32),
+    Nothing,
+}
 
 /// From this depth the midgame search orders moves by the trained evaluation too (from 4 or 8 it
 /// took longer; docs/engine.md has the measure).
@@ -545,6 +645,22 @@ mod tests {
         );
         let discs = |value: Value| value.number();
         assert!((discs(selective_choice.value) - discs(full_choice.value)).abs() <= 4);
+    }
+
+    #[test]
+    fn entries_keep_their_bounds_through_the_table() {
+        for (lower, upper) in [
+            (-INFINITY, INFINITY),
+            (-WIN - 64, WIN + 3),
+            (-1234, 987),
+            (0, 0),
+            (WIN, INFINITY),
+        ] {
+            let entry = Entry { best: 37, lower, upper };
+            let back = Entry::unpack(entry.pack());
+            assert!(entry.pack() < 1 << 56);
+            assert_eq!((back.best, back.lower, back.upper), (37, lower, upper));
+        }
     }
 
     #[test]

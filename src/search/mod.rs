@@ -10,6 +10,7 @@
 //! | `table.rs` | the transposition table both searches share |
 //! | `ordering.rs` | move ordering keys both searches share |
 //! | `limits.rs` | deadlines, node budgets and stop requests, checked the same way by both |
+//! | `time.rs` | how long a move may take: a fixed time, or its share of a game clock |
 //! | `analysis.rs` | every move's value, a whole game's values: what `analyze` prints |
 //!
 //! `best_child` below is the principal variation search's loop, the same in both searches.
@@ -24,6 +25,7 @@ mod ordering;
 pub mod perft;
 pub mod probcut;
 mod table;
+pub mod time;
 
 use crate::board::Board;
 use crate::eval::Eval;
@@ -148,6 +150,10 @@ pub(crate) fn root_without_choice(
 /// value for its own side to move, `None` once the search must stop, and then so does this. The
 /// first child gets the full window, the others a null window, searched again with the full one
 /// when they turn out to lie inside it.
+///
+/// A stopped loop gives `Err` with the best of what it finished: a root uses it (a move that beat
+/// the first one before time ran out is the better move), other nodes drop it. A move whose null
+/// window failed high counts with that bound if its search again was cut off.
 #[inline(always)]
 pub(crate) fn best_child(
     children: impl IntoIterator<Item = (Square, Board)>,
@@ -155,16 +161,16 @@ pub(crate) fn best_child(
     beta: i32,
     floor: i32,
     mut search: impl FnMut(Board, i32, i32) -> Option<i32>,
-) -> Option<(i32, u8)> {
+) -> Result<(i32, u8), (i32, u8)> {
     let mut best_value = floor;
     let mut best_move = table::NO_MOVE;
     for (i, (square, child)) in children.into_iter().enumerate() {
         let value = if i == 0 {
-            -search(child, -beta, -alpha)?
+            -search(child, -beta, -alpha).ok_or((best_value, best_move))?
         } else {
-            let value = -search(child, -alpha - 1, -alpha)?;
+            let value = -search(child, -alpha - 1, -alpha).ok_or((best_value, best_move))?;
             if value > alpha && value < beta {
-                -search(child, -beta, -value)?
+                -search(child, -beta, -value).ok_or((value, square.index() as u8))?
             } else {
                 value
             }
@@ -180,5 +186,5 @@ pub(crate) fn best_child(
             }
         }
     }
-    Some((best_value, best_move))
+    Ok((best_value, best_move))
 }

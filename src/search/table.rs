@@ -1,39 +1,84 @@
 //! The transposition table of both searches, the midgame engine's and the endgame solver's:
-//! positions keyed by the whole board (so no false hits), two to a bucket.
+//! positions keyed by the whole board (so no false hits), two to a bucket, shared by every thread
+//! of a search without locks.
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use crate::board::Board;
 
 /// The best move of an entry that has none (a square index is below 64).
 pub(crate) const NO_MOVE: u8 = 64;
 
-/// An entry with its position and depth. Zeroable: tables are allocated zeroed, so that the system
-/// maps their pages lazily instead of the program writing hundreds of megabytes before the first
-/// move; a zeroed slot holds no position (every position has discs).
-#[derive(Clone, Copy, bytemuck::Zeroable)]
-struct Slot<E> {
-    player: u64,
-    opponent: u64,
-    /// What the entry cost to find (plies searched, or empty squares solved): the deeper is kept.
-    depth: u8,
-    entry: E,
+/// An entry that fits in 56 bits, for a slot's one word of data.
+pub(crate) trait Packed: Copy {
+    fn pack(self) -> u64;
+    fn unpack(bits: u64) -> Self;
 }
 
-impl<E> Slot<E> {
+/// A position and its entry in three words: the data (the entry, and in its low byte the depth)
+/// and the two halves of the board, each mixed with the data. Threads read and write slots without
+/// locks; a slot read while another thread wrote it mixes two entries, and then its words do not
+/// give back the board asked for: a torn slot is a miss, never a wrong entry. Zeroed, a slot holds
+/// no position (every position has discs): tables are allocated zeroed, so that the system maps
+/// their pages lazily instead of the program writing hundreds of megabytes before the first move.
+#[derive(bytemuck::Zeroable)]
+struct Slot {
+    player: AtomicU64,
+    opponent: AtomicU64,
+    data: AtomicU64,
+}
+
+/// A slot's words, read once.
+#[derive(Clone, Copy)]
+struct Read {
+    player: u64,
+    opponent: u64,
+    data: u64,
+}
+
+impl Slot {
     #[inline(always)]
-    fn holds(&self, board: Board) -> bool {
+    fn read(&self) -> Read {
+        let data = self.data.load(Relaxed);
+        Read {
+            player: self.player.load(Relaxed) ^ data,
+            opponent: self.opponent.load(Relaxed) ^ data,
+            data,
+        }
+    }
+
+    #[inline(always)]
+    fn write(&self, board: Board, data: u64) {
+        self.player.store(board.player.0 ^ data, Relaxed);
+        self.opponent.store(board.opponent.0 ^ data, Relaxed);
+        self.data.store(data, Relaxed);
+    }
+}
+
+impl Read {
+    #[inline(always)]
+    fn holds(self, board: Board) -> bool {
         self.player == board.player.0 && self.opponent == board.opponent.0
+    }
+
+    /// What the entry cost to find (plies searched, or empty squares solved): the deeper is kept.
+    #[inline(always)]
+    fn depth(self) -> u8 {
+        self.data as u8
     }
 }
 
 /// A table of `2^bits` entries in buckets of two.
 pub(crate) struct Table<E> {
-    slots: Vec<Slot<E>>,
+    slots: Vec<Slot>,
+    entries: std::marker::PhantomData<E>,
 }
 
-impl<E: Copy + bytemuck::Zeroable> Table<E> {
+impl<E: Packed> Table<E> {
     pub(crate) fn new(bits: u32) -> Table<E> {
         Table {
             slots: bytemuck::zeroed_vec(1 << bits.max(1)),
+            entries: std::marker::PhantomData,
         }
     }
 
@@ -51,34 +96,96 @@ impl<E: Copy + bytemuck::Zeroable> Table<E> {
         let bucket = self.bucket(board);
         self.slots[bucket..bucket + 2]
             .iter()
-            .find(|slot| slot.holds(board))
-            .map(|slot| (slot.entry, u32::from(slot.depth)))
+            .map(Slot::read)
+            .find(|read| read.holds(board))
+            .map(|read| (E::unpack(read.data >> 8), u32::from(read.depth())))
     }
 
     /// Stores `entry` for `board`, found at `depth`, in its bucket: over the same position, else the
     /// first slot keeps the deeper of it and the new one and the second takes the other (a deep
     /// result cost the most to find; a shallow one is the most likely to be asked for again soon).
     #[inline(always)]
-    pub(crate) fn store(&mut self, board: Board, depth: u32, entry: E) {
+    pub(crate) fn store(&self, board: Board, depth: u32, entry: E) {
         let bucket = self.bucket(board);
-        let [first, second] = &mut self.slots[bucket..bucket + 2] else {
+        let [first, second] = &self.slots[bucket..bucket + 2] else {
             unreachable!("a bucket holds two slots")
         };
-        let new = Slot {
-            player: board.player.0,
-            opponent: board.opponent.0,
-            depth: depth as u8,
-            entry,
-        };
-        if second.holds(board) {
-            *second = new;
-        } else if first.holds(board) {
-            *first = new;
-        } else if new.depth >= first.depth {
-            *second = *first;
-            *first = new;
+        let data = (entry.pack() << 8) | u64::from(depth.min(255));
+        let (old_first, old_second) = (first.read(), second.read());
+        if old_second.holds(board) {
+            second.write(board, data);
+        } else if old_first.holds(board) {
+            first.write(board, data);
+        } else if depth.min(255) as u8 >= old_first.depth() {
+            let kept = Board::new(
+                crate::bitboard::Bitboard(old_first.player),
+                crate::bitboard::Bitboard(old_first.opponent),
+            );
+            second.write(kept, old_first.data);
+            first.write(board, data);
         } else {
-            *second = new;
+            second.write(board, data);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    impl Packed for (u8, i8) {
+        fn pack(self) -> u64 {
+            u64::from(self.0) | (u64::from(self.1 as u8) << 8)
+        }
+        fn unpack(bits: u64) -> (u8, i8) {
+            (bits as u8, (bits >> 8) as u8 as i8)
+        }
+    }
+
+    #[test]
+    fn a_table_keeps_the_deeper_entry_and_the_newest_beside_it() {
+        let table: Table<(u8, i8)> = Table::new(1);
+        let start = Board::START;
+        let other = start.play(start.moves().first().unwrap());
+        let third = other.play(other.moves().first().unwrap());
+        table.store(start, 10, (1, -5));
+        table.store(other, 3, (2, 7));
+        assert_eq!(table.probe(start), Some(((1, -5), 10)));
+        assert_eq!(table.probe(other), Some(((2, 7), 3)));
+        table.store(third, 4, (3, 0));
+        assert_eq!(table.probe(start), Some(((1, -5), 10)), "the deeper stays");
+        assert_eq!(table.probe(other), None, "the shallower gives way");
+        assert_eq!(table.probe(third), Some(((3, 0), 4)));
+        table.store(third, 12, (4, 1));
+        assert_eq!(table.probe(third), Some(((4, 1), 12)), "the same position is replaced");
+    }
+
+    #[test]
+    fn threads_writing_one_bucket_never_make_a_wrong_entry() {
+        // Every entry is its board's own mark: a torn slot must read as a miss, never another mark.
+        let table: Table<(u8, i8)> = Table::new(1);
+        let boards: Vec<Board> = (0..8u64)
+            .map(|i| {
+                Board::new(
+                    crate::bitboard::Bitboard(1 << i),
+                    crate::bitboard::Bitboard(1 << (i + 20)),
+                )
+            })
+            .collect();
+        std::thread::scope(|scope| {
+            for t in 0..2 {
+                let (table, boards) = (&table, &boards);
+                scope.spawn(move || {
+                    for round in 0..200_000 {
+                        let i = (round * 3 + t) % boards.len();
+                        table.store(boards[i], (round % 7) as u32, (i as u8, -(i as i8)));
+                        let j = (round * 5 + 1) % boards.len();
+                        if let Some(((mark, negated), _)) = table.probe(boards[j]) {
+                            assert_eq!((mark, negated), (j as u8, -(j as i8)));
+                        }
+                    }
+                });
+            }
+        });
     }
 }

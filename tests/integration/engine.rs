@@ -157,3 +157,51 @@ fn regression_11_engine_values_are_discs_and_say_their_kind() {
         (&Value::from("mobility"), &Value::from(4))
     );
 }
+
+#[test]
+fn a_timed_engine_on_a_game_clock_never_loses_on_time() {
+    // A clock of half a second for the whole game: every move must fit, the last ones too.
+    let output = common::othello([
+        "match",
+        "engine:1000",
+        "greedy",
+        "--games",
+        "4",
+        "--openings",
+        "4",
+        "--game-time",
+        "1=0.5",
+        "--json",
+    ])
+    .output()
+    .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["forfeits"], 0, "{report}");
+    assert_eq!(report["a"]["game_time_seconds"], 0.5);
+    assert!(report["a"]["longest_move_seconds"].as_f64().unwrap() < 0.5);
+    assert_eq!(report["a"]["time_used"], Value::Null, "a clock, not a time a move");
+}
+
+#[test]
+fn a_game_clock_for_a_player_without_one_is_refused() {
+    let output = common::othello(["match", "engine", "greedy", "--game-time", "2=10"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("--game-time") && stderr.contains("greedy"), "{stderr}");
+}
+
+#[test]
+fn a_timed_engine_reports_how_much_of_its_time_it_used() {
+    let output = common::othello(["match", "engine:20", "greedy", "--games", "2", "--openings", "4"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    let line = text
+        .lines()
+        .find(|l| l.contains("of its time a move used"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(line.contains("longest move") && line.contains("ms over"), "{line}");
+}

@@ -426,3 +426,26 @@ fn gtp_stops_searching_when_its_input_ends_and_answers_its_best_move() {
         .position();
     assert!(after_d3.moves().contains(square), "{answer}");
 }
+
+#[test]
+fn nboard_plays_on_the_clock_of_the_game_it_is_given() {
+    let mut engine = Engine::start(&["nboard"]);
+    engine.send("nboard 2");
+    engine.send("set depth 20");
+    // Three seconds a side; white, to move after c4, used 2.9 of them on d6 and d3.
+    let game = NBOARD_GAME
+        .replace("TI[0]", "TI[0:03]")
+        .replace("W[D6]", "W[D6/0/2.5]")
+        .replace("W[D3]", "W[D3//0.4]");
+    engine.send(&format!("set game {game}"));
+    let started = std::time::Instant::now();
+    engine.send("go");
+    let lines = engine.until("=== ");
+    let took = started.elapsed();
+    assert!(lines.iter().any(|l| l.contains("on the clock")), "{lines:?}");
+    // Depth 20 takes minutes; the clock leaves a tenth of a second for all of white's moves (a
+    // loaded machine may delay the answer, never the engine's own deadline).
+    assert!(took < std::time::Duration::from_millis(1500), "{took:?}: {lines:?}");
+    engine.send("quit");
+    engine.finish();
+}

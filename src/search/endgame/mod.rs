@@ -16,7 +16,7 @@ use arrayvec::ArrayVec;
 use super::best_child;
 use super::limits::Limits;
 use super::ordering;
-use super::table::{NO_MOVE, Table};
+use super::table::{NO_MOVE, Packed, Table};
 use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::cpu::{Cpu, at_level, with_cpu};
@@ -93,17 +93,33 @@ pub struct Solution {
 }
 
 /// A solved position: bounds on its score, and the best move found.
-#[derive(Clone, Copy, bytemuck::Zeroable)]
+#[derive(Clone, Copy)]
 struct Entry {
     lower: i8,
     upper: i8,
     best: u8,
 }
 
+impl Packed for Entry {
+    #[inline(always)]
+    fn pack(self) -> u64 {
+        u64::from(self.lower as u8) | u64::from(self.upper as u8) << 8 | u64::from(self.best) << 16
+    }
+
+    #[inline(always)]
+    fn unpack(bits: u64) -> Entry {
+        Entry {
+            lower: bits as u8 as i8,
+            upper: (bits >> 8) as u8 as i8,
+            best: (bits >> 16) as u8,
+        }
+    }
+}
+
 /// Records that `board`, searched in (alpha, beta), scored `score` with `best` as its best move:
 /// the bounds it proves, narrowing those already known.
 #[inline(always)]
-fn record(table: &mut Table<Entry>, board: Board, empties: u32, alpha: i32, beta: i32, score: i32, best: u8) {
+fn record(table: &Table<Entry>, board: Board, empties: u32, alpha: i32, beta: i32, score: i32, best: u8) {
     let known = table.probe(board).map(|(entry, _)| entry);
     let (mut lower, mut upper) = known.map_or((-MAX_SCORE, MAX_SCORE), |e| (e.lower as i32, e.upper as i32));
     if score > alpha {
@@ -172,7 +188,8 @@ enum Line {
 pub struct Solver {
     /// Told the bounds on the score after each null-window test of a solve (for progress).
     observer: Option<Box<dyn FnMut(Bounds) + Send>>,
-    table: Table<Entry>,
+    /// Shared with the helpers of a search on several threads.
+    table: Arc<Table<Entry>>,
     /// The evaluation its move ordering consults.
     weights: &'static Weights,
     nodes: u64,
@@ -198,7 +215,7 @@ impl Solver {
     pub fn with_table_bits(bits: u32) -> Solver {
         Solver {
             observer: None,
-            table: Table::new(bits),
+            table: Arc::new(Table::new(bits)),
             weights: crate::patterns::default_weights(),
             nodes: 0,
             limits: Limits::new(CHECK_EVERY),
@@ -348,8 +365,8 @@ impl Solver {
             let score = self.search::<C>(child, a, b, empties - 1, false);
             (!self.limits.stopped()).then_some(score)
         })
-        .ok_or(OutOfTime)?;
-        record(&mut self.table, board, empties, original_alpha, beta, best_score, best);
+        .map_err(|_| OutOfTime)?;
+        record(&self.table, board, empties, original_alpha, beta, best_score, best);
         Ok((best_score, Square::new(best)))
     }
 
@@ -484,7 +501,7 @@ impl Solver {
             {
                 let score = -(entry.upper as i32);
                 record(
-                    &mut self.table,
+                    &self.table,
                     board,
                     empties,
                     original_alpha,
@@ -509,22 +526,14 @@ impl Solver {
         }
         keyed.sort_unstable_by_key(|&(key, _, _)| key);
         let children = keyed.iter().map(|&(_, square, child)| (square, child));
-        let Some((best_score, best_move)) = best_child(children, alpha, beta, -MAX_SCORE - 1, |child, a, b| {
+        let Ok((best_score, best_move)) = best_child(children, alpha, beta, -MAX_SCORE - 1, |child, a, b| {
             let score = self.search::<C>(child, a, b, empties - 1, false);
             (!self.limits.stopped()).then_some(score)
         }) else {
             return 0;
         };
         if empties >= TABLE_EMPTIES {
-            record(
-                &mut self.table,
-                board,
-                empties,
-                original_alpha,
-                beta,
-                best_score,
-                best_move,
-            );
+            record(&self.table, board, empties, original_alpha, beta, best_score, best_move);
         }
         best_score
     }
