@@ -50,6 +50,8 @@ pub enum StrategySpec {
         milliseconds: u64,
         style: EngineStyle,
         game_time: Option<std::time::Duration>,
+        /// Threads a move is searched on (`:threads=N`); one unless asked.
+        threads: Option<u32>,
     },
     /// The same engine with a budget of nodes a move: the same games on every machine.
     EngineNodes {
@@ -69,7 +71,7 @@ pub const DEFAULT_EVAL: Eval = Eval::Weights;
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum UnknownStrategy {
     #[error(
-        "unknown strategy {0:?}: expected random, greedy, weighted, preferred, minimax:DEPTH[:EVAL], alphabeta:DEPTH[:EVAL], lookahead:K, engine[:MILLISECONDS, 1..3600000][:handmade|:fullwidth][:weights=FILE], engine:nodes=N[...], argv:COMMAND, quickmove:FILE.py or strategy:FILE.py (EVAL: discs, weights, mobility, corners; DEPTH 1..{MAX_DEPTH})"
+        "unknown strategy {0:?}: expected random, greedy, weighted, preferred, minimax:DEPTH[:EVAL], alphabeta:DEPTH[:EVAL], lookahead:K, engine[:MILLISECONDS, 1..3600000][:handmade|:fullwidth][:weights=FILE][:threads=N], engine:nodes=N[...], argv:COMMAND, quickmove:FILE.py or strategy:FILE.py (EVAL: discs, weights, mobility, corners; DEPTH 1..{MAX_DEPTH})"
     )]
     Unknown(String),
     /// The spec names a weights file that cannot be used.
@@ -112,8 +114,17 @@ impl FromStr for StrategySpec {
                 eval: eval(rest.first())?,
             }),
             ["lookahead", d] => Ok(StrategySpec::Lookahead { depth: depth(d)? }),
-            ["engine", words @ ..] if words.len() <= 3 => {
-                // engine[:BUDGET][:handmade|:fullwidth][:weights=FILE], in that order.
+            ["engine", words @ ..] if words.len() <= 4 => {
+                // engine[:BUDGET][:handmade|:fullwidth][:weights=FILE][:threads=N], in that order.
+                let (words, threads) = match words {
+                    [rest @ .., last] if last.starts_with("threads=") => {
+                        match last["threads=".len()..].parse::<u32>() {
+                            Ok(threads @ 1..=256) => (rest, Some(threads)),
+                            _ => return Err(unknown()),
+                        }
+                    }
+                    words => (words, None),
+                };
                 let (budget, mut words) = match words {
                     [first, rest @ ..] if !first.starts_with("weights=") && EngineStyle::from_word(first).is_none() => {
                         (Some(*first), rest)
@@ -144,8 +155,11 @@ impl FromStr for StrategySpec {
                         milliseconds: DEFAULT_MILLISECONDS,
                         style,
                         game_time: None,
+                        threads,
                     }),
                     Some(budget) => match budget.strip_prefix("nodes=") {
+                        // A node budget is the same games everywhere: one thread.
+                        Some(_) if threads.is_some() => Err(unknown()),
                         Some(nodes) => match nodes.parse::<u64>() {
                             Ok(nodes @ 1..=100_000_000_000) => Ok(StrategySpec::EngineNodes { nodes, style }),
                             _ => Err(unknown()),
@@ -155,6 +169,7 @@ impl FromStr for StrategySpec {
                                 milliseconds,
                                 style,
                                 game_time: None,
+                                threads,
                             }),
                             _ => Err(unknown()),
                         },
@@ -177,8 +192,17 @@ impl fmt::Display for StrategySpec {
             StrategySpec::AlphaBeta { depth, eval } => write!(f, "alphabeta:{depth}:{eval}"),
             StrategySpec::Lookahead { depth } => write!(f, "lookahead:{depth}"),
             StrategySpec::Engine {
-                milliseconds, style, ..
-            } => write!(f, "engine:{milliseconds}{}", style.suffix()),
+                milliseconds,
+                style,
+                threads,
+                ..
+            } => {
+                write!(f, "engine:{milliseconds}{}", style.suffix())?;
+                match threads {
+                    Some(threads) => write!(f, ":threads={threads}"),
+                    None => Ok(()),
+                }
+            }
             StrategySpec::EngineNodes { nodes, style } => write!(f, "engine:nodes={nodes}{}", style.suffix()),
             StrategySpec::Program(program) => write!(f, "{}{}", program.form.prefix(), program.target),
         }
@@ -215,10 +239,16 @@ impl StrategySpec {
                 milliseconds,
                 style,
                 game_time,
-            } => Box::new(EngineStrategy {
-                engine: Engine::with_style(Budget::Time(std::time::Duration::from_millis(milliseconds)), style),
-                left: game_time,
-            }),
+                threads,
+            } => {
+                let mut engine =
+                    Engine::with_style(Budget::Time(std::time::Duration::from_millis(milliseconds)), style);
+                engine.set_threads(threads.map_or(1, |threads| threads as usize));
+                Box::new(EngineStrategy {
+                    engine,
+                    left: game_time,
+                })
+            }
             StrategySpec::EngineNodes { nodes, style } => Box::new(EngineStrategy {
                 engine: Engine::with_style(Budget::Nodes(nodes), style),
                 left: None,
@@ -474,6 +504,8 @@ mod tests {
             "engine:1000",
             "engine:nodes=20000:handmade",
             "engine:250:fullwidth",
+            "engine:1000:threads=2",
+            "engine:500:handmade:threads=1",
         ] {
             assert_eq!(text.parse::<StrategySpec>().unwrap().to_string(), text);
         }
@@ -491,6 +523,8 @@ mod tests {
             "lookahead:3:discs",
             "engine:1000:handmade:fullwidth",
             "engine:nodes=5:narrow",
+            "engine:nodes=5:threads=2",
+            "engine:1000:threads=0",
         ] {
             assert!(bad.parse::<StrategySpec>().is_err(), "{bad:?}");
         }

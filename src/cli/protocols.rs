@@ -6,21 +6,29 @@ use clap::Args;
 use crate::protocol::{gtp, nboard};
 
 #[derive(Args, Debug)]
-pub struct NboardArgs {}
+pub struct NboardArgs {
+    /// Threads the engine plays on, on a game's clock (default: all cores)
+    #[arg(short = 'j', long, value_parser = clap::value_parser!(u32).range(1..=256))]
+    threads: Option<u32>,
+}
 
 #[derive(Args, Debug)]
 pub struct GtpArgs {
     /// Seconds a move when the controller sends no time settings
     #[arg(long, value_name = "SECONDS", value_parser = super::seconds, default_value = "1")]
     move_time: std::time::Duration,
+    /// Threads the engine searches on (default: all cores)
+    #[arg(short = 'j', long, value_parser = clap::value_parser!(u32).range(1..=256))]
+    threads: Option<u32>,
 }
 
-pub fn run_nboard(_: NboardArgs) -> Result<()> {
+pub fn run_nboard(args: NboardArgs) -> Result<()> {
     let input = std::io::BufReader::new(std::io::stdin());
-    nboard::run(input, std::io::stdout()).context("cannot write to stdout")
+    nboard::run(input, std::io::stdout(), super::threads_or_cores(args.threads)).context("cannot write to stdout")
 }
 
 pub fn run_gtp(args: GtpArgs) -> Result<()> {
     let input = std::io::BufReader::new(std::io::stdin());
-    gtp::run(input, std::io::stdout(), args.move_time).context("cannot write to stdout")
+    let threads = super::threads_or_cores(args.threads);
+    gtp::run(input, std::io::stdout(), args.move_time, threads).context("cannot write to stdout")
 }

@@ -32,6 +32,10 @@ pub struct SolveArgs {
     /// Print one JSON object per position (JSON Lines)
     #[arg(long)]
     json: bool,
+    /// Threads to solve on (default: all cores): the same scores on any number; the node counts,
+    /// every thread's added up, vary from run to run on more than one
+    #[arg(short = 'j', long, value_parser = clap::value_parser!(u32).range(1..=256))]
+    threads: Option<u32>,
 }
 
 /// The most empty squares `solve` takes on without --time-limit (FFO #59 has 34; #40-#49 take seconds
@@ -98,6 +102,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
     };
     let limit = args.time_limit;
     let mut solver = Solver::new();
+    solver.set_threads(super::threads_or_cores(args.threads));
     let mut totals = Totals::default();
     let single = args.obf.is_none();
     let visible = super::display::progress_visible();

@@ -49,8 +49,9 @@ pub const MAX_MOVE_TIME: Duration = Duration::from_secs(60);
 
 struct Session {
     game: Game,
-    /// A move's time without time settings.
+    /// A move's time without time settings, and the threads a move is searched on.
     move_time: Duration,
+    threads: usize,
     /// Main time per side and byo-yomi (time, stones) from `time_settings`, and what `time_left` said.
     main_time: Option<Duration>,
     byo_yomi: Option<(Duration, u32)>,
@@ -69,10 +70,16 @@ struct Session {
 
 /// Runs a session until `quit` or the end of the input; `move_time` is the time a move without
 /// time settings.
-pub fn run(input: impl BufRead + Send + 'static, mut output: impl Write, move_time: Duration) -> io::Result<()> {
+pub fn run(
+    input: impl BufRead + Send + 'static,
+    mut output: impl Write,
+    move_time: Duration,
+    threads: usize,
+) -> io::Result<()> {
     let mut session = Session {
         game: Game::new(Position::START),
         move_time,
+        threads,
         main_time: None,
         byo_yomi: None,
         left: [None, None],
@@ -273,11 +280,12 @@ impl Session {
             return Ok("pass".to_string());
         }
         self.turn_of(side)?;
-        let move_time = self.move_time;
-        let mut engine = self
-            .engine
-            .take()
-            .unwrap_or_else(|| Engine::with_budget(Budget::Time(move_time)));
+        let (move_time, threads) = (self.move_time, self.threads);
+        let mut engine = self.engine.take().unwrap_or_else(|| {
+            let mut engine = Engine::with_budget(Budget::Time(move_time));
+            engine.set_threads(threads);
+            engine
+        });
         engine.set_clock(self.clock_for(side));
         let board = self.game.position().board;
         let start = std::time::Instant::now();
@@ -335,6 +343,7 @@ mod tests {
         Session {
             game: Game::new(Position::START),
             move_time: DEFAULT_MOVE_TIME,
+            threads: 1,
             main_time: None,
             byo_yomi: None,
             left: [None, None],

@@ -48,8 +48,9 @@ struct Session<W: Write + Send + 'static> {
     depth: u32,
     /// Kept between searches (its tables carry over); rebuilt when the depth changes.
     analyst: Option<Analyst>,
-    /// The timed engine that plays on the game's clock, kept between moves too.
+    /// The timed engine that plays on the game's clock, kept between moves too, and its threads.
     engine: Option<Engine>,
+    threads: usize,
     /// The game's clock (GGF's `TI`), and what each side's moves took by the GUI's `move` times.
     clock: Option<ggf::GgfTime>,
     used: [f64; 2],
@@ -62,7 +63,7 @@ struct Session<W: Write + Send + 'static> {
 const MAX_WAITING: usize = 10_000;
 
 /// Runs a session until `quit` or the end of the input.
-pub fn run<R, W>(input: R, output: W) -> io::Result<()>
+pub fn run<R, W>(input: R, output: W, threads: usize) -> io::Result<()>
 where
     R: BufRead + Send + 'static,
     W: Write + Send + 'static,
@@ -74,6 +75,7 @@ where
         depth: DEFAULT_DEPTH,
         analyst: None,
         engine: None,
+        threads,
         clock: None,
         used: [0.0; 2],
         unreadable: None,
@@ -245,10 +247,12 @@ impl<W: Write + Send + 'static> Session<W> {
             })
         });
         analyst.set_stop(stop.clone());
-        let mut engine = self
-            .engine
-            .take()
-            .unwrap_or_else(|| Engine::with_budget(Budget::Time(CLOCKLESS_MOVE_TIME)));
+        let threads = self.threads;
+        let mut engine = self.engine.take().unwrap_or_else(|| {
+            let mut engine = Engine::with_budget(Budget::Time(CLOCKLESS_MOVE_TIME));
+            engine.set_threads(threads);
+            engine
+        });
         engine.set_stop(stop);
         let side = self.game.position().to_move;
         // The increments of the moves made are not counted back: the clock errs on the safe side.

@@ -17,6 +17,7 @@ use crate::search::limits::Limits;
 use crate::search::ordering::fastest_first;
 use crate::search::probcut;
 use crate::search::table::{NO_MOVE, Packed, Table};
+use crate::search::threads::{self, Busy};
 use crate::search::time::{Clock, MoveTime};
 use crate::search::{WIN, best_child};
 use crate::square::Square;
@@ -249,6 +250,9 @@ pub struct Engine {
     root: Board,
     root_depth: u32,
     root_partial: Option<(u8, i32)>,
+    /// Threads a move is searched on, and while it is, what they are searching.
+    threads: usize,
+    busy: Option<Arc<Busy>>,
 }
 
 /// Nodes between two looks at the clock.
@@ -297,6 +301,8 @@ impl Engine {
             root: Board::START,
             root_depth: 0,
             root_partial: None,
+            threads: 1,
+            busy: None,
         }
     }
 
@@ -369,6 +375,8 @@ impl Engine {
         self.limits.deadline = time.map(|time| start + time.limit.mul_f64(midgame_share));
         self.limits.node_limit = Some(midgame_nodes);
         self.limits.restart();
+        let mut helper_nodes = 0;
+        let helpers = self.start_helpers(board, max_depth);
         for depth in 1..=empties.max(1).min(max_depth) {
             let (best, value, finished) = match self.root(board, depth) {
                 Root::Finished(best, value) => (best, value, true),
@@ -388,7 +396,12 @@ impl Engine {
                 break;
             }
         }
-        let mut nodes = self.nodes;
+        if let Some((done, helpers)) = helpers {
+            done.store(true, std::sync::atomic::Ordering::Relaxed);
+            helper_nodes = helpers.into_iter().map(|helper| helper.join().unwrap_or(0)).sum();
+            self.busy = None;
+        }
+        let mut nodes = self.nodes + helper_nodes;
         if solving {
             self.solver.set_deadline(time.map(|time| start + time.limit));
             self.solver
@@ -409,6 +422,70 @@ impl Engine {
         }
         choice.nodes = nodes;
         choice
+    }
+
+    /// Searches on `threads` threads (at least 1) when the budget is a time: the same moves are
+    /// not promised then, nor by a timed engine on one thread. A node or depth budget keeps one
+    /// thread, so that its games and values stay the same everywhere.
+    pub fn set_threads(&mut self, threads: usize) {
+        if matches!(self.budget, Budget::Time(_)) {
+            self.threads = threads.max(1);
+            self.solver.set_threads(self.threads);
+        }
+    }
+
+    /// Threads beside this one that deepen the same root on the same table until `done` (or this
+    /// search's deadline or stop): what they find, this one reads there. Their node counts come
+    /// back when they are joined. None on one thread.
+    fn start_helpers(
+        &mut self,
+        board: Board,
+        max_depth: u32,
+    ) -> Option<(Arc<AtomicBool>, Vec<std::thread::JoinHandle<u64>>)> {
+        if self.threads <= 1 {
+            return None;
+        }
+        let done = Arc::new(AtomicBool::new(false));
+        let busy = Arc::new(Busy::new());
+        self.busy = Some(busy.clone());
+        let handles = (1..self.threads)
+            .map(|_| {
+                let mut limits = Limits::new(CHECK_EVERY);
+                limits.deadline = self.limits.deadline;
+                limits.stop = Some(done.clone());
+                let mut helper = Engine {
+                    budget: self.budget,
+                    eval: self.eval,
+                    weights: self.weights,
+                    table: self.table.clone(),
+                    // A helper never solves: the smallest table.
+                    solver: Solver::with_table_bits(1),
+                    nodes: 0,
+                    limits,
+                    selective: self.selective,
+                    clock: None,
+                    root: board,
+                    root_depth: 0,
+                    root_partial: None,
+                    threads: 1,
+                    busy: Some(busy.clone()),
+                };
+                let outer_stop = self.limits.stop.clone();
+                std::thread::spawn(move || {
+                    for depth in 1..=board.empty_count().max(1).min(max_depth) {
+                        if outer_stop
+                            .as_ref()
+                            .is_some_and(|stop| stop.load(std::sync::atomic::Ordering::Relaxed))
+                            || !matches!(helper.root(board, depth), Root::Finished(..))
+                        {
+                            break;
+                        }
+                    }
+                    helper.nodes
+                })
+            })
+            .collect();
+        Some((done, handles))
     }
 
     /// Lets another thread end searches early by setting `stop`: a search stopped so returns what it
@@ -533,10 +610,21 @@ impl Engine {
             keyed.swap(0, first);
         }
         let children = keyed.iter().map(|&(_, square, child)| (square, child));
-        let found = best_child(children, alpha, beta, -INFINITY, |child, a, b| {
-            let value = self.search::<C>(child, depth - 1, a, b, false);
-            (!self.limits.stopped()).then_some(value)
-        });
+        // Only on several threads, and only where subtrees are big: an Arc clone a node.
+        let busy = if depth >= SHARED_DEPTH { self.busy.clone() } else { None };
+        let found = best_child(
+            children,
+            alpha,
+            beta,
+            -INFINITY,
+            |child| threads::is_busy(busy.as_deref(), child),
+            |child, a, b| {
+                let value = threads::marked(busy.as_deref(), child, || {
+                    self.search::<C>(child, depth - 1, a, b, false)
+                });
+                (!self.limits.stopped()).then_some(value)
+            },
+        );
         let (best_value, best_move) = match found {
             Ok(found) => found,
             Err((value, best)) => {
@@ -582,6 +670,9 @@ impl Engine {
 }
 
 const INFINITY: i32 = i32::MAX - 1;
+
+/// From this depth, threads leave the children another thread is searching for last.
+const SHARED_DEPTH: u32 = 3;
 
 /// What an iteration at the root found.
 enum Root {

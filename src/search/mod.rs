@@ -11,6 +11,7 @@
 //! | `ordering.rs` | move ordering keys both searches share |
 //! | `limits.rs` | deadlines, node budgets and stop requests, checked the same way by both |
 //! | `time.rs` | how long a move may take: a fixed time, or its share of a game clock |
+//! | `threads.rs` | searching on several threads: which positions are being searched (ABDADA) |
 //! | `analysis.rs` | every move's value, a whole game's values: what `analyze` prints |
 //!
 //! `best_child` below is the principal variation search's loop, the same in both searches.
@@ -25,6 +26,7 @@ mod ordering;
 pub mod perft;
 pub mod probcut;
 mod table;
+pub mod threads;
 pub mod time;
 
 use crate::board::Board;
@@ -151,6 +153,10 @@ pub(crate) fn root_without_choice(
 /// first child gets the full window, the others a null window, searched again with the full one
 /// when they turn out to lie inside it.
 ///
+/// On several threads, `busy(child)` says another thread is searching that child: it is left for
+/// last, when the other has most likely put its value in the table (ABDADA's deferral, after the
+/// first child as in the young brothers wait concept). On one thread it is never true.
+///
 /// A stopped loop gives `Err` with the best of what it finished: a root uses it (a move that beat
 /// the first one before time ran out is the better move), other nodes drop it. A move whose null
 /// window failed high counts with that bound if its search again was cut off.
@@ -160,11 +166,27 @@ pub(crate) fn best_child(
     mut alpha: i32,
     beta: i32,
     floor: i32,
+    mut busy: impl FnMut(Board) -> bool,
     mut search: impl FnMut(Board, i32, i32) -> Option<i32>,
 ) -> Result<(i32, u8), (i32, u8)> {
     let mut best_value = floor;
     let mut best_move = table::NO_MOVE;
-    for (i, (square, child)) in children.into_iter().enumerate() {
+    let mut children = children.into_iter();
+    let mut deferred: arrayvec::ArrayVec<(Square, Board), 64> = arrayvec::ArrayVec::new();
+    let mut next_deferred = 0;
+    for i in 0.. {
+        let (square, child) = match children.next() {
+            Some((square, child)) if i > 0 && busy(child) => {
+                deferred.push((square, child));
+                continue;
+            }
+            Some(found) => found,
+            None if next_deferred < deferred.len() => {
+                next_deferred += 1;
+                deferred[next_deferred - 1]
+            }
+            None => break,
+        };
         let value = if i == 0 {
             -search(child, -beta, -alpha).ok_or((best_value, best_move))?
         } else {

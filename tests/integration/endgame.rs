@@ -138,6 +138,33 @@ fn ffo_40_to_44_are_solved_exactly() {
 }
 
 #[test]
+fn every_thread_count_finds_the_same_exact_scores() {
+    let mut rng = SeededRng::new(45);
+    let mut one = Solver::with_table_bits(18);
+    let mut two = Solver::with_table_bits(18);
+    two.set_threads(2);
+    let mut three = Solver::with_table_bits(18);
+    three.set_threads(3);
+    for _ in 0..24 {
+        let board = random_position(&mut rng, 17);
+        let expected = one.solve(board).unwrap();
+        for solver in [&mut two, &mut three] {
+            let solution = solver.solve(board).unwrap();
+            assert_eq!(solution.score, expected.score, "{board:?}");
+            // Whichever best move a thread count finds, it reaches the score.
+            assert_eq!(play_out(board, &solution.pv), expected.score, "{board:?}");
+        }
+    }
+    // And a real test of strength, on two threads: FFO #40 and #41.
+    let mut solver = Solver::new();
+    solver.set_threads(2);
+    for (i, position) in ffo_positions().iter().take(2).enumerate() {
+        let solution = solver.solve(position.position.board).unwrap();
+        assert_eq!(Some(solution.score), position.best_score(), "FFO #{}", 40 + i);
+    }
+}
+
+#[test]
 fn solve_reports_obf_positions_and_their_agreement() {
     // FFO #40 (20 empties, under a second), once with its answers and once with a wrong one.
     let dir = tempfile::tempdir().unwrap();

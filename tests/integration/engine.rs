@@ -61,7 +61,8 @@ fn regression_17_every_cpu_level_gives_the_same_answers() {
     // level must visit the same nodes and give the same line; levels the CPU lacks fall back.
     let board = "ooxxxxxxxoxxxxxxooxoxooxooxxooxxooxoooxx.x.oooox....o..x........";
     let answer = |level: &str| {
-        let output = common::othello(["solve", board, "o", "--json"])
+        // One thread: on more, the node counts vary from run to run.
+        let output = common::othello(["solve", board, "o", "--json", "--threads", "1"])
             .env("OTHELLO_CPU", level)
             .output()
             .unwrap();
@@ -204,4 +205,22 @@ fn a_timed_engine_reports_how_much_of_its_time_it_used() {
         .find(|l| l.contains("of its time a move used"))
         .unwrap_or_else(|| panic!("{text}"));
     assert!(line.contains("longest move") && line.contains("ms over"), "{line}");
+}
+
+#[test]
+fn an_engine_on_two_threads_plays_whole_games() {
+    let output = common::othello([
+        "match",
+        "engine:30:threads=2",
+        "greedy",
+        "--games",
+        "2",
+        "--openings",
+        "4",
+    ])
+    .output()
+    .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.starts_with("engine:30:threads=2 vs greedy: 2 games"), "{text}");
 }

@@ -17,6 +17,7 @@ use super::best_child;
 use super::limits::Limits;
 use super::ordering;
 use super::table::{NO_MOVE, Packed, Table};
+use super::threads::{self, Busy};
 use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::cpu::{Cpu, at_level, with_cpu};
@@ -36,6 +37,9 @@ const TABLE_EMPTIES: u32 = 9;
 const ETC_EMPTIES: u32 = 9;
 /// From this many empties a stability bound is tried before searching.
 const STABILITY_EMPTIES: u32 = 7;
+/// From this many empties, threads leave the children another thread is searching for last: below,
+/// a subtree costs less than the bookkeeping.
+const SHARED_EMPTIES: u32 = 12;
 
 /// From this score up, MTD's rising tests stride instead of stepping by 2 (FFO #59, +64: 64 M nodes
 /// instead of 303 M; striding from lower scores cost #40-#49 1.62 G nodes instead of 1.33 G).
@@ -195,6 +199,9 @@ pub struct Solver {
     nodes: u64,
     limits: Limits,
     counting: Counting,
+    /// Threads a solve runs on, and while it runs on several, what they are searching.
+    threads: usize,
+    busy: Option<Arc<Busy>>,
 }
 
 /// Nodes between two checks of the clock and the node limit (about 0.2 ms).
@@ -220,6 +227,32 @@ impl Solver {
             nodes: 0,
             limits: Limits::new(CHECK_EVERY),
             counting: Counting::EmptiesToWinner,
+            threads: 1,
+            busy: None,
+        }
+    }
+
+    /// Solves on `threads` threads (at least 1): the same scores, found sooner; the node counts,
+    /// which add up every thread's, vary from run to run.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+    }
+
+    /// A solver for another thread of the same solve: the same table and the same view of what is
+    /// being searched, its own count, stopped by `done` or the deadline.
+    fn helper(&self, done: Arc<AtomicBool>) -> Solver {
+        let mut limits = Limits::new(CHECK_EVERY);
+        limits.deadline = self.limits.deadline;
+        limits.stop = Some(done);
+        Solver {
+            observer: None,
+            table: self.table.clone(),
+            weights: self.weights,
+            nodes: 0,
+            limits,
+            counting: self.counting,
+            threads: 1,
+            busy: self.busy.clone(),
         }
     }
 
@@ -271,7 +304,11 @@ impl Solver {
     fn solve_at<C: Cpu>(&mut self, board: Board, line: Line) -> Result<Solution, OutOfTime> {
         self.nodes = 0;
         self.limits.restart();
-        let (score, mut best) = self.converge::<C>(board)?;
+        let (score, mut best) = if self.threads > 1 {
+            self.converge_together::<C>(board)?
+        } else {
+            self.converge::<C>(board)?
+        };
         let pv = self.principal_variation::<C>(board, score, line)?;
         if line == Line::LowestIndex {
             best = pv.first().copied().flatten();
@@ -302,6 +339,33 @@ impl Solver {
 
     pub fn nodes(&self) -> u64 {
         self.nodes
+    }
+
+    /// `converge` on every thread at once, sharing the table: the helpers' results are the table's;
+    /// this thread's is the answer (every thread's would be the same).
+    fn converge_together<C: Cpu>(&mut self, board: Board) -> Result<(i32, Option<Square>), OutOfTime> {
+        let done = Arc::new(AtomicBool::new(false));
+        self.busy = Some(Arc::new(Busy::new()));
+        let helpers: Vec<Solver> = (1..self.threads).map(|_| self.helper(done.clone())).collect();
+        let (result, helper_nodes) = std::thread::scope(|scope| {
+            let running: Vec<_> = helpers
+                .into_iter()
+                .map(|mut helper| {
+                    scope.spawn(move || {
+                        // A helper that finishes first has put the answer in the table: it rests.
+                        let _ = helper.converge::<C>(board);
+                        helper.nodes
+                    })
+                })
+                .collect();
+            let result = self.converge::<C>(board);
+            done.store(true, std::sync::atomic::Ordering::Relaxed);
+            let nodes: u64 = running.into_iter().map(|helper| helper.join().unwrap_or(0)).sum();
+            (result, nodes)
+        });
+        self.busy = None;
+        self.nodes += helper_nodes;
+        result
     }
 
     /// MTD(f) from 0: null-window tests at the root, each moving a bound on the score, until the
@@ -361,10 +425,20 @@ impl Solver {
         let empties = board.empty_count();
         let ordered = self.ordered_moves(board, moves);
         let children = ordered.into_iter().map(|square| (square, board.play(square)));
-        let (best_score, best) = best_child(children, alpha, beta, -MAX_SCORE - 1, |child, a, b| {
-            let score = self.search::<C>(child, a, b, empties - 1, false);
-            (!self.limits.stopped()).then_some(score)
-        })
+        let busy = self.busy.clone();
+        let (best_score, best) = best_child(
+            children,
+            alpha,
+            beta,
+            -MAX_SCORE - 1,
+            |child| threads::is_busy(busy.as_deref(), child),
+            |child, a, b| {
+                let score = threads::marked(busy.as_deref(), child, || {
+                    self.search::<C>(child, a, b, empties - 1, false)
+                });
+                (!self.limits.stopped()).then_some(score)
+            },
+        )
         .map_err(|_| OutOfTime)?;
         record(&self.table, board, empties, original_alpha, beta, best_score, best);
         Ok((best_score, Square::new(best)))
@@ -526,10 +600,25 @@ impl Solver {
         }
         keyed.sort_unstable_by_key(|&(key, _, _)| key);
         let children = keyed.iter().map(|&(_, square, child)| (square, child));
-        let Ok((best_score, best_move)) = best_child(children, alpha, beta, -MAX_SCORE - 1, |child, a, b| {
-            let score = self.search::<C>(child, a, b, empties - 1, false);
-            (!self.limits.stopped()).then_some(score)
-        }) else {
+        // Only on several threads, and only where subtrees are big: an Arc clone a node.
+        let busy = if empties >= SHARED_EMPTIES {
+            self.busy.clone()
+        } else {
+            None
+        };
+        let Ok((best_score, best_move)) = best_child(
+            children,
+            alpha,
+            beta,
+            -MAX_SCORE - 1,
+            |child| threads::is_busy(busy.as_deref(), child),
+            |child, a, b| {
+                let score = threads::marked(busy.as_deref(), child, || {
+                    self.search::<C>(child, a, b, empties - 1, false)
+                });
+                (!self.limits.stopped()).then_some(score)
+            },
+        ) else {
             return 0;
         };
         if empties >= TABLE_EMPTIES {
