@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# FFO positions solved exactly by othello and by Zebra, one thread each, alternating position by
+# position in one run: a Markdown table of each program's CPU time (user + system, of the whole
+# process) and nodes per position, with totals and the ratio. Zebra is a measuring instrument
+# built outside the project (../shared/anchors/README.md): ZEBRA_DIR names its folder (with
+# scrzebra and coeffs2.bin).
+#
+#   ZEBRA_DIR=/work/anchors/zebra scripts/bench-zebra.sh 40 49
+#   THREADS=2 ZEBRA_DIR=... scripts/bench-zebra.sh 45 49   # ours on two threads (Zebra has one)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+first=${1:-40}
+last=${2:-49}
+if [ "$first" -lt 40 ] || [ "$last" -gt 59 ] || [ "$first" -gt "$last" ]; then
+  echo "usage: $0 [FIRST LAST] with 40 <= FIRST <= LAST <= 59" >&2; exit 2
+fi
+zebra=${ZEBRA_DIR:?set ZEBRA_DIR to the folder of a Zebra build (see ../shared/anchors/README.md)}
+if [ ! -x "$zebra/scrzebra" ] || [ ! -f "$zebra/coeffs2.bin" ]; then
+  echo "$zebra has no scrzebra or coeffs2.bin" >&2; exit 2
+fi
+cargo build --quiet --release --manifest-path "$root/Cargo.toml"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/^/<!-- /; s/$/ -->/' || true
+echo "| # | empties | othello s | othello nodes | Zebra s | Zebra nodes | ratio |"
+echo "|---|---|---|---|---|---|---|"
+ours_total=0; zebra_total=0
+for n in $(seq "$first" "$last"); do
+  line=$(sed -n "$((n - 39))p" "$root/fixtures/ffo/fforum-40-59.obf")
+  board=$(echo "$line" | awk '{print $1}')
+  side=$(echo "$line" | awk '{print $2}' | tr -d ';')
+  empties=$(echo "$board" | tr -cd '-' | wc -c)
+  /usr/bin/time -f '%U %S' -o "$work/ours.time" "$root/target/release/othello" solve --threads "${THREADS:-1}" --json -- \
+    "$board $side;" > "$work/ours.json"
+  ours_nodes=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["nodes"])' "$work/ours.json")
+  echo "$board $side" > "$work/zebra.in"
+  (cd "$zebra" && /usr/bin/time -f '%U %S' -o "$work/zebra.time" ./scrzebra -b 0 -h 22 -script "$work/zebra.in" \
+    "$work/zebra.out" > "$work/zebra.log" 2>&1)
+  zebra_nodes=$(grep -m1 'Total nodes' "$work/zebra.log" | awk '{print $3}')
+  ours_s=$(awk '{printf "%.2f", $1 + $2}' "$work/ours.time")
+  zebra_s=$(awk '{printf "%.2f", $1 + $2}' "$work/zebra.time")
+  ours_total=$(echo "$ours_total $ours_s" | awk '{printf "%.2f", $1 + $2}')
+  zebra_total=$(echo "$zebra_total $zebra_s" | awk '{printf "%.2f", $1 + $2}')
+  ratio=$(echo "$ours_s $zebra_s" | awk '{printf "%.2f", $1 / ($2 > 0 ? $2 : 0.01)}')
+  echo "| $n | $empties | $ours_s | $ours_nodes | $zebra_s | $zebra_nodes | $ratio |"
+done
+ratio=$(echo "$ours_total $zebra_total" | awk '{printf "%.2f", $1 / $2}')
+echo "| all | | $ours_total | | $zebra_total | | $ratio |"

@@ -1,0 +1,239 @@
+#!/usr/bin/env python3
+"""A match between two engines that speak GTP or NBoard, refereed from outside: this script keeps
+the rules, the openings and the clock, and reports the score, the disc share, each side's CPU time
+a move (of its process, from /proc) and, for a side on a clock, its time used and any loss on time.
+
+A player is PROTOCOL[@DEPTH]=COMMAND, run by the shell (so `cd DIR && exec ./ntest x a1` works):
+gtp=... (GTP: play, genmove, time_left), nboard@N=... (NBoard: `set depth N`, set game, move, go).
+
+    # our GTP engine on a 5-minute clock against ours at 0.1 s a move
+    scripts/engine-match.py --clock 300 'gtp=target/release/othello gtp' \\
+        'gtp=target/release/othello gtp --move-time 0.1 --threads 1'
+    # NTest at 1 s a move (a1: NBoard's depth 1) against engine:1000 through NBoard's clockless go
+    scripts/engine-match.py 'gtp=target/release/othello gtp --threads 1' \\
+        'nboard@1=cd /work/anchors/ntest/run && exec ../build/ntest x a1'
+"""
+import argparse
+import random
+import subprocess
+import sys
+import time
+
+DIRECTIONS = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)]
+START = "." * 27 + "ox" + "." * 6 + "xo" + "." * 27
+
+
+def flips(board, square, side):
+    """The discs `side` turns over by playing `square` (row * 8 + col), empty if it is illegal."""
+    if board[square] != ".":
+        return []
+    other = "o" if side == "x" else "x"
+    row, col = divmod(square, 8)
+    turned = []
+    for dr, dc in DIRECTIONS:
+        r, c, line = row + dr, col + dc, []
+        while 0 <= r < 8 and 0 <= c < 8 and board[r * 8 + c] == other:
+            line.append(r * 8 + c)
+            r, c = r + dr, c + dc
+        if line and 0 <= r < 8 and 0 <= c < 8 and board[r * 8 + c] == side:
+            turned += line
+    return turned
+
+
+def legal_moves(board, side):
+    return [s for s in range(64) if flips(board, s, side)]
+
+
+def play(board, square, side):
+    board = list(board)
+    for s in flips(board, square, side) + [square]:
+        board[s] = side
+    return board
+
+
+def name(square):
+    return "abcdefgh"[square % 8] + str(square // 8 + 1)
+
+
+def parse(text):
+    text = text.strip().lower()
+    if text in ("pass", "pa"):
+        return None
+    return (int(text[1]) - 1) * 8 + "abcdefgh".index(text[0])
+
+
+def cpu_seconds(pid):
+    """User + system time of a process so far."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / 100.0
+
+
+class Engine:
+    """One engine process for one game."""
+
+    def __init__(self, spec, clock):
+        kind, command = spec.split("=", 1)
+        self.protocol, _, depth = kind.partition("@")
+        self.clock = clock
+        self.proc = subprocess.Popen(["bash", "-c", command], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL, text=True, bufsize=1)
+        if self.protocol == "gtp":
+            if clock:
+                self.ask(f"time_settings {clock} 0 0")
+        elif self.protocol == "nboard":
+            self.send("nboard 2")
+            if depth:
+                self.send(f"set depth {depth}")
+            self.send(f"set game {ggf(clock)}")
+            self.send("ping 1")
+            self.read_until(lambda line: line.startswith("pong"))
+        else:
+            raise SystemExit(f"unknown protocol {self.protocol!r}: expected gtp or nboard")
+
+    def send(self, line):
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def read_until(self, accept):
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise RuntimeError("an engine closed its output")
+            if accept(line.rstrip("\n")):
+                return line.rstrip("\n")
+
+    def ask(self, command):
+        self.send(command)
+        answer = self.read_until(lambda line: line.startswith("=") or line.startswith("?"))
+        self.proc.stdout.readline()  # the empty line after an answer
+        if answer.startswith("?"):
+            raise RuntimeError(f"{command!r} refused: {answer}")
+        return answer[1:].strip()
+
+    def choose(self, side, left):
+        """The engine's move for `side`, with `left` seconds on its clock."""
+        color = "b" if side == "x" else "w"
+        if self.protocol == "gtp":
+            if self.clock:
+                self.ask(f"time_left {color} {max(0, int(left))} 0")
+            return parse(self.ask(f"genmove {color}"))
+        self.send("go")
+        return parse(self.read_until(lambda line: line.startswith("===")).split()[1].split("/")[0])
+
+    def hear(self, side, square, seconds, chosen):
+        """A move of the game; a GTP engine already played the ones it chose, and passes alone."""
+        color = "b" if side == "x" else "w"
+        if self.protocol == "gtp":
+            if square is not None and not chosen:
+                self.ask(f"play {color} {name(square)}")
+        else:
+            self.send(f"move {name(square).upper() if square is not None else 'PA'}//{seconds:.3f}")
+
+    def close(self):
+        try:
+            self.send("quit")
+            self.proc.wait(timeout=10)
+        except Exception:
+            self.proc.kill()
+
+
+def ggf(clock):
+    board = "".join({".": "-", "x": "*", "o": "O"}[c] for c in START)
+    return f"(;GM[Othello]PC[engine-match]PB[a]PW[b]TI[{clock or 0}]TY[8]BO[8 {board} *];)"
+
+
+def game(args, index, opening):
+    """Plays game `index`: A is black in even games. Returns A's and B's discs and their costs."""
+    a_side = "x" if index % 2 == 0 else "o"
+    engines = {a_side: Engine(args.a, args.clock), ("o" if a_side == "x" else "x"): Engine(args.b, None)}
+    board, side, passes, plies = list(START), "x", 0, 0
+    left = float(args.clock or 0)
+    cost = {"x": [0, 0.0, 0.0], "o": [0, 0.0, 0.0]}  # moves, CPU seconds, wall seconds
+    lost_on_time = None
+    while passes < 2:
+        legal = legal_moves(board, side)
+        chosen, seconds = False, 0.0
+        if not legal:
+            square = None
+            passes += 1
+        else:
+            passes = 0
+            if plies < len(opening):
+                square = opening[plies]
+            else:
+                engine = engines[side]
+                cpu = cpu_seconds(engine.proc.pid)
+                began = time.monotonic()
+                square = engine.choose(side, left)
+                seconds = time.monotonic() - began
+                cost[side][0] += 1
+                cost[side][1] += cpu_seconds(engine.proc.pid) - cpu
+                cost[side][2] += seconds
+                chosen = True
+                if side == a_side and args.clock:
+                    left -= seconds
+                    if left < 0:
+                        lost_on_time = side
+                        break
+                if square not in legal:
+                    raise RuntimeError(f"game {index + 1}: {side} played {square} where {legal} are legal")
+        for listener, engine in engines.items():
+            engine.hear(side, square, seconds, chosen and listener == side)
+        if square is not None:
+            board = play(board, square, side)
+            plies += 1
+        side = "o" if side == "x" else "x"
+    for engine in engines.values():
+        engine.close()
+    b_side = "o" if a_side == "x" else "x"
+    if lost_on_time:
+        a, b = 0, 64
+    else:
+        a, b = board.count(a_side), board.count(b_side)
+    return a, b, cost[a_side], cost[b_side], lost_on_time is not None, float(args.clock or 0) - left
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("a", help="player A, PROTOCOL[@DEPTH]=COMMAND")
+    parser.add_argument("b", help="player B")
+    parser.add_argument("--clock", type=int, help="seconds of wall time for all of A's moves in a game")
+    parser.add_argument("--games", type=int, default=32)
+    parser.add_argument("--openings", type=int, default=8, help="random plies, each opening played with both colours")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    clock = f" on a {args.clock} s clock" if args.clock else ""
+    print(f"A: {args.a}{clock}\nB: {args.b}\n{args.games} games from random openings of {args.openings} plies "
+          f"(seed {args.seed}), each opening with both colours", flush=True)
+    points = a_discs = b_discs = timeouts = 0
+    totals = {"a": [0, 0.0, 0.0], "b": [0, 0.0, 0.0]}
+    for index in range(args.games):
+        rng = random.Random(args.seed * 1000 + index // 2)
+        board, side, opening = list(START), "x", []
+        for _ in range(args.openings):
+            square = rng.choice(legal_moves(board, side))
+            opening.append(square)
+            board = play(board, square, side)
+            side = "o" if side == "x" else "x"
+        a, b, a_cost, b_cost, lost_on_time, used = game(args, index, opening)
+        points += 1.0 if a > b else 0.5 if a == b else 0.0
+        a_discs, b_discs, timeouts = a_discs + a, b_discs + b, timeouts + lost_on_time
+        for key, cost in (("a", a_cost), ("b", b_cost)):
+            totals[key] = [t + c for t, c in zip(totals[key], cost)]
+        colour = "black" if index % 2 == 0 else "white"
+        used_text = f", A's clock used {used:.1f} s" if args.clock else ""
+        print(f"game {index + 1}: A ({colour}) {a}-{b}{' A LOST ON TIME' if lost_on_time else ''}{used_text}; "
+              f"CPU a move A {a_cost[1] / max(1, a_cost[0]):.2f} s, B {b_cost[1] / max(1, b_cost[0]):.2f} s",
+              flush=True)
+    print(f"A: {points:g} of {args.games} points ({100 * points / args.games:.1f}%), "
+          f"{100 * a_discs / max(1, a_discs + b_discs):.1f}% of the discs; {timeouts} lost on time")
+    for key in ("a", "b"):
+        moves, cpu, wall = totals[key]
+        print(f"{key.upper()}: {moves} moves, {cpu / max(1, moves):.3f} s of CPU and {wall / max(1, moves):.3f} s "
+              f"of wall time a move")
+    return 1 if timeouts else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
