@@ -244,6 +244,7 @@ impl StrategySpec {
                 let mut engine =
                     Engine::with_style(Budget::Time(std::time::Duration::from_millis(milliseconds)), style);
                 engine.set_threads(threads.map_or(1, |threads| threads as usize));
+                engine.set_seed(seed);
                 Box::new(EngineStrategy {
                     engine,
                     left: game_time,

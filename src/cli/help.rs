@@ -16,7 +16,10 @@ const GROUPS: [(&str, &[&str]); 5] = [
             "play", "match", "analyze", "replay", "best", "fullgame", "nboard", "gtp",
         ],
     ),
-    ("For the engine", &["solve", "perft", "selfplay", "train", "probcut"]),
+    (
+        "For the engine",
+        &["solve", "perft", "book", "selfplay", "train", "probcut"],
+    ),
     ("Setting up", &["completions", "man"]),
 ];
 

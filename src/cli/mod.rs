@@ -1,6 +1,7 @@
 //! The command line: the lab mode by default, subcommands by name; maps every failure to an exit status.
 
 mod analyze;
+mod book;
 pub(crate) mod display;
 mod grade;
 mod graders;
@@ -92,6 +93,14 @@ struct Cli {
     /// --out` writes them; default: the built-in ones)
     #[arg(long, global = true, value_name = "FILE")]
     weights: Option<std::path::PathBuf>,
+    /// An opening book (as `othello book build` writes it) for every timed engine: engine:MS, gtp,
+    /// nboard on a clock (default: none)
+    #[arg(long, global = true, value_name = "FILE")]
+    book: Option<std::path::PathBuf>,
+    /// How many discs worse than the book's best a move may be and still be drawn (seeded), so that
+    /// games from one opening differ (default 0: the best, ties drawn)
+    #[arg(long, global = true, value_name = "DISCS", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=64))]
+    book_deviation: u32,
     #[command(subcommand)]
     command: Command,
 }
@@ -100,6 +109,8 @@ struct Cli {
 enum Command {
     /// The value of every legal move of a position, or of every move of a game (mistakes, a graph)
     Analyze(analyze::AnalyzeArgs),
+    /// The engine's opening book: build one from its own searches, show a position's moves
+    Book(book::BookArgs),
     /// Write lab test cases (arguments and expected output) drawn from random legal games
     #[command(allow_negative_numbers = true)]
     Cases(graders::CasesArgs),
@@ -172,10 +183,13 @@ fn first_word(args: &[String]) -> Option<&str> {
     let mut words = args.iter();
     while let Some(word) = words.next() {
         match word.as_str() {
-            "--color" | "--weights" => {
+            "--color" | "--weights" | "--book" | "--book-deviation" => {
                 words.next();
             }
-            option if option.starts_with("--color=") || option.starts_with("--weights=") => {}
+            option
+                if ["--color=", "--weights=", "--book=", "--book-deviation="]
+                    .iter()
+                    .any(|prefix| option.starts_with(prefix)) => {}
             "-q" | "--quiet" => {}
             word => return Some(word),
         }
@@ -278,8 +292,13 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
     if let Some(path) = &cli.weights {
         crate::patterns::set_default_weights(crate::patterns::load(path)?);
     }
+    if let Some(path) = &cli.book {
+        let book: &'static _ = Box::leak(Box::new(book::read(path)?));
+        crate::search::book::set_default(book, cli.book_deviation as i32);
+    }
     match cli.command {
         Command::Analyze(args) => analyze::run(args),
+        Command::Book(args) => book::run(args),
         Command::Best(args) => lookahead::run_best(args),
         Command::Cases(args) => graders::run_cases(args),
         Command::Diff(args) => graders::run_diff(args),

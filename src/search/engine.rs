@@ -12,6 +12,8 @@ use crate::board::Board;
 use crate::cpu::{Cpu, at_level, with_cpu};
 use crate::eval::{Eval, weighted_score};
 use crate::patterns::{self, LoadedWeights, Weights};
+use crate::rng::SeededRng;
+use crate::search::book::{self, Book};
 use crate::search::endgame::Solver;
 use crate::search::limits::Limits;
 use crate::search::ordering::fastest_first;
@@ -253,6 +255,10 @@ pub struct Engine {
     /// Threads a move is searched on, and while it is, what they are searching.
     threads: usize,
     busy: Option<Arc<Busy>>,
+    /// The opening book a timed engine plays from, how many discs it may stray from its best move,
+    /// and the draws that pick among the moves so near.
+    book: Option<(&'static Book, i32)>,
+    rng: SeededRng,
 }
 
 /// Nodes between two looks at the clock.
@@ -303,7 +309,44 @@ impl Engine {
             root_partial: None,
             threads: 1,
             busy: None,
+            book: match budget {
+                Budget::Time(_) => book::default_book(),
+                _ => None,
+            },
+            rng: SeededRng::new(1),
         }
+    }
+
+    /// Seeds the draws among book moves (a match gives each game's player its own seed).
+    pub fn set_seed(&mut self, seed: u64) {
+        self.rng = SeededRng::new(seed);
+    }
+
+    /// Plays from `book` (a timed engine takes `--book` by default), straying up to `deviation`
+    /// discs from the best move; none: searches from the first move.
+    pub fn set_book(&mut self, book: Option<(&'static Book, i32)>) {
+        self.book = book;
+    }
+
+    /// The book's move for `board`, if it has the position: the best, or one drawn among those
+    /// within the deviation.
+    fn book_move(&mut self, board: Board) -> Option<EngineChoice> {
+        let (book, deviation) = self.book?;
+        let moves = book.moves(board)?;
+        let best = moves[0].1.discs;
+        let near = moves
+            .iter()
+            .take_while(|(_, value)| value.discs >= best - deviation)
+            .count();
+        let (square, value) = moves[self.rng.below(near as u64) as usize];
+        Some(EngineChoice {
+            best: square,
+            value: Value::Estimate {
+                discs: value.discs,
+                depth: value.depth,
+            },
+            nodes: 0,
+        })
     }
 
     /// Plays the next move on a game clock (`None`: on the budget again). Only a timed engine does;
@@ -341,6 +384,9 @@ impl Engine {
     /// The engine's move in a position where the side to move has one. With a single legal move the
     /// engine still searches, briefly, so that it can say what the position is worth.
     pub fn choose(&mut self, board: Board) -> EngineChoice {
+        if let Some(choice) = self.book_move(board) {
+            return choice;
+        }
         let start = Instant::now();
         let moves = board.moves();
         let first = moves.first().expect("the engine is only asked when a move exists");
@@ -469,6 +515,8 @@ impl Engine {
                     root_partial: None,
                     threads: 1,
                     busy: Some(busy.clone()),
+                    book: None,
+                    rng: SeededRng::new(1),
                 };
                 let outer_stop = self.limits.stop.clone();
                 std::thread::spawn(move || {

@@ -12,12 +12,14 @@
 //! | `limits.rs` | deadlines, node budgets and stop requests, checked the same way by both |
 //! | `time.rs` | how long a move may take: a fixed time, or its share of a game clock |
 //! | `threads.rs` | searching on several threads: which positions are being searched (ABDADA) |
+//! | `book.rs` | the opening book: its file and what the engine reads in it (built by `training::book`) |
 //! | `analysis.rs` | every move's value, a whole game's values: what `analyze` prints |
 //!
 //! `best_child` below is the principal variation search's loop, the same in both searches.
 
 pub mod alphabeta;
 pub mod analysis;
+pub mod book;
 pub mod endgame;
 pub mod engine;
 mod limits;

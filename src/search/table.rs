@@ -49,8 +49,23 @@ impl Slot {
 
     #[inline(always)]
     fn write(&self, board: Board, data: u64) {
-        self.player.store(board.player.0 ^ data, Relaxed);
-        self.opponent.store(board.opponent.0 ^ data, Relaxed);
+        self.set_words([board.player.0 ^ data, board.opponent.0 ^ data, data]);
+    }
+
+    /// The words as stored: a slot moved by them stays as it was, torn or not.
+    #[inline(always)]
+    fn words(&self) -> [u64; 3] {
+        [
+            self.player.load(Relaxed),
+            self.opponent.load(Relaxed),
+            self.data.load(Relaxed),
+        ]
+    }
+
+    #[inline(always)]
+    fn set_words(&self, [player, opponent, data]: [u64; 3]) {
+        self.player.store(player, Relaxed);
+        self.opponent.store(opponent, Relaxed);
         self.data.store(data, Relaxed);
     }
 }
@@ -117,11 +132,7 @@ impl<E: Packed> Table<E> {
         } else if old_first.holds(board) {
             first.write(board, data);
         } else if depth.min(255) as u8 >= old_first.depth() {
-            let kept = Board::new(
-                crate::bitboard::Bitboard(old_first.player),
-                crate::bitboard::Bitboard(old_first.opponent),
-            );
-            second.write(kept, old_first.data);
+            second.set_words(first.words());
             first.write(board, data);
         } else {
             second.write(board, data);

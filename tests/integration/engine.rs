@@ -224,3 +224,49 @@ fn an_engine_on_two_threads_plays_whole_games() {
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(text.starts_with("engine:30:threads=2 vs greedy: 2 games"), "{text}");
 }
+
+#[test]
+fn a_book_is_built_shown_and_played_from() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("book.txt");
+    let built = common::othello(["book", "build", "--out"])
+        .arg(&book)
+        .args(["--plies", "4", "--depth", "4", "--width", "1"])
+        .output()
+        .unwrap();
+    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+    let text = std::fs::read_to_string(&book).unwrap();
+    assert!(text.starts_with("# othello book 1\n"), "{text}");
+    // The four first moves are one position under the symmetries: the book values them alike.
+    let shown = common::othello(["book", "show"]).arg(&book).output().unwrap();
+    let shown = String::from_utf8_lossy(&shown.stdout);
+    let values: Vec<&str> = shown.lines().map(|l| l.split(' ').nth(1).unwrap()).collect();
+    assert_eq!(values.len(), 4, "{shown}");
+    assert!(values.iter().all(|v| *v == values[0]), "{shown}");
+    // A timed engine plays its first moves from the book: no search, no nodes.
+    let log = dir.path().join("games.jsonl");
+    let played = common::othello(["--book"])
+        .arg(&book)
+        .args(["match", "engine:50", "greedy", "--games", "1", "--log"])
+        .arg(&log)
+        .output()
+        .unwrap();
+    assert!(played.status.success(), "{}", String::from_utf8_lossy(&played.stderr));
+    let game: Value = serde_json::from_str(std::fs::read_to_string(&log).unwrap().lines().next().unwrap()).unwrap();
+    assert_eq!(game["moves"][0]["nodes"], 0, "{}", game["moves"][0]);
+}
+
+#[test]
+fn a_bad_book_is_refused_with_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("book.txt");
+    std::fs::write(&book, "# othello book 1\n0000000810000000 zz +0 3\n").unwrap();
+    let output = common::othello(["--book"])
+        .arg(&book)
+        .args(["match", "engine:50", "greedy", "--games", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("line 2") && stderr.contains("book.txt"), "{stderr}");
+}
