@@ -7,12 +7,14 @@
 #
 #   scripts/bench-engine-time.sh                 # budgets 10, 50 and 100 ms, idle
 #   LOAD=2 scripts/bench-engine-time.sh 10 100   # with both cores of a 2-core machine kept busy
+#   OPPONENT=engine:nodes=200000 scripts/bench-engine-time.sh 1000   # a stronger opponent
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 games=${GAMES:-8}
 threads=${THREADS:-1}
 load=${LOAD:-0}
 budgets=${*:-10 50 100}
+opponent=${OPPONENT:-alphabeta:4:weights}
 cargo build --quiet --release --manifest-path "$root/Cargo.toml"
 log=$(mktemp)
 pids=()
@@ -28,7 +30,7 @@ done
 grep -m1 'model name' /proc/cpuinfo 2>/dev/null || true
 echo "$games games a budget, $threads at once, $load busy loops"
 for ms in $budgets; do
-  "$root/target/release/othello" match "engine:$ms" alphabeta:4:weights --games "$games" --openings 6 \
+  "$root/target/release/othello" match "engine:$ms" "$opponent" --games "$games" --openings 6 \
     --threads "$threads" --log "$log" > /dev/null
   python3 - "$log" "$ms" <<'PY'
 import json, sys
