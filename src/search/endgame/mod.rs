@@ -425,21 +425,9 @@ impl Solver {
         let empties = board.empty_count();
         let ordered = self.ordered_moves(board, moves);
         let children = ordered.into_iter().map(|square| (square, board.play(square)));
-        let busy = self.busy.clone();
-        let (best_score, best) = best_child(
-            children,
-            alpha,
-            beta,
-            -MAX_SCORE - 1,
-            |child| threads::is_busy(busy.as_deref(), child),
-            |child, a, b| {
-                let score = threads::marked(busy.as_deref(), child, || {
-                    self.search::<C>(child, a, b, empties - 1, false)
-                });
-                (!self.limits.stopped()).then_some(score)
-            },
-        )
-        .map_err(|_| OutOfTime)?;
+        let (best_score, best) = self
+            .best_of::<C>(children, alpha, beta, empties)
+            .map_err(|_| OutOfTime)?;
         record(&self.table, board, empties, original_alpha, beta, best_score, best);
         Ok((best_score, Square::new(best)))
     }
@@ -600,13 +588,32 @@ impl Solver {
         }
         keyed.sort_unstable_by_key(|&(key, _, _)| key);
         let children = keyed.iter().map(|&(_, square, child)| (square, child));
-        // Only on several threads, and only where subtrees are big: an Arc clone a node.
+        let Ok((best_score, best_move)) = self.best_of::<C>(children, alpha, beta, empties) else {
+            return 0;
+        };
+        if empties >= TABLE_EMPTIES {
+            record(&self.table, board, empties, original_alpha, beta, best_score, best_move);
+        }
+        best_score
+    }
+
+    /// The PVS loop over `children` of a node with `empties` empty squares; on several threads, from
+    /// `SHARED_EMPTIES` (where subtrees are big enough to pay for an Arc clone a node), children
+    /// another thread is searching wait for last.
+    #[inline(always)]
+    fn best_of<C: Cpu>(
+        &mut self,
+        children: impl IntoIterator<Item = (Square, Board)>,
+        alpha: i32,
+        beta: i32,
+        empties: u32,
+    ) -> Result<(i32, u8), (i32, u8)> {
         let busy = if empties >= SHARED_EMPTIES {
             self.busy.clone()
         } else {
             None
         };
-        let Ok((best_score, best_move)) = best_child(
+        best_child(
             children,
             alpha,
             beta,
@@ -618,13 +625,7 @@ impl Solver {
                 });
                 (!self.limits.stopped()).then_some(score)
             },
-        ) else {
-            return 0;
-        };
-        if empties >= TABLE_EMPTIES {
-            record(&self.table, board, empties, original_alpha, beta, best_score, best_move);
-        }
-        best_score
+        )
     }
 
     /// The trained evaluation searched `depth` plies ahead (plain alpha-beta, no table), in
