@@ -113,11 +113,14 @@ pub fn run(args: SolveArgs) -> Result<()> {
             // Each test of the search narrows the score: shown as it goes, on one line.
             let number = job.number;
             solver.set_observer(Some(Box::new(move |bounds: Bounds| {
-                let range = if bounds.lower == bounds.upper {
+                let mut range = if bounds.lower == bounds.upper {
                     format!("{:+}", bounds.lower)
                 } else {
                     format!("{:+} to {:+}", bounds.lower, bounds.upper)
                 };
+                if bounds.likely {
+                    range = format!("likely {range} (selective search)");
+                }
                 let _ = write!(
                     std::io::stderr(),
                     "\r#{number}: score {range}, {} nodes, {}\x1b[K",
