@@ -52,6 +52,10 @@ pub struct AnalyzeArgs {
     /// Print JSON instead of text
     #[arg(long)]
     json: bool,
+    /// Threads for the exact solves (default: all cores): the same values on any number; their node
+    /// counts vary from run to run on more than one. The estimates search on one thread
+    #[arg(short = 'j', long, value_parser = clap::value_parser!(u32).range(1..=256))]
+    threads: Option<u32>,
 }
 
 /// What was asked about.
@@ -67,6 +71,7 @@ pub fn run(args: AnalyzeArgs) -> Result<()> {
         depth: args.depth,
     };
     let mut analyst = Analyst::new(settings);
+    analyst.set_threads(super::threads_or_cores(args.threads));
     match target {
         Target::Position(position) => {
             super::output::Files::new()

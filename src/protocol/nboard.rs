@@ -240,14 +240,16 @@ impl<W: Write + Send + 'static> Session<W> {
 
     fn start(&mut self, kind: SearchKind, stop: Arc<AtomicBool>) -> std::thread::JoinHandle<Finished> {
         let depth = self.depth;
+        let threads = self.threads;
         let mut analyst = self.analyst.take().unwrap_or_else(|| {
-            Analyst::new(Settings {
+            let mut analyst = Analyst::new(Settings {
                 exact_empties: exact_empties(depth),
                 depth: depth.saturating_sub(1).max(1),
-            })
+            });
+            analyst.set_threads(threads);
+            analyst
         });
         analyst.set_stop(stop.clone());
-        let threads = self.threads;
         let mut engine = self.engine.take().unwrap_or_else(|| {
             let mut engine = Engine::with_budget(Budget::Time(CLOCKLESS_MOVE_TIME));
             engine.set_threads(threads);

@@ -39,6 +39,40 @@ fn every_moves_value_at_16_empties_is_the_solve_of_its_child() {
 }
 
 #[test]
+fn exact_values_are_the_same_on_one_thread_and_on_three() {
+    // 21 empties: every move is solved (20 empties: with the selective search first), the threads
+    // on shared tables.
+    let moves = &GAME[..2 * 39];
+    let values = |threads: &str| -> Vec<(String, i64)> {
+        let analysis = json_of(&[
+            "analyze",
+            "--moves",
+            moves,
+            "--exact-empties",
+            "20",
+            "-j",
+            threads,
+            "--json",
+        ]);
+        analysis["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|entry| {
+                assert_eq!(entry["value_kind"], "exact");
+                (
+                    entry["move"].as_str().unwrap().to_string(),
+                    entry["value"].as_i64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    let one = values("1");
+    assert!(one.len() >= 2);
+    assert_eq!(values("3"), one);
+}
+
+#[test]
 fn a_position_with_many_empties_gets_estimates_of_one_depth() {
     let analysis = json_of(&["analyze", "--moves", "f5d6c3", "--depth", "4", "--json"]);
     assert_eq!(analysis["to_move"], "white");
