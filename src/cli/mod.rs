@@ -94,9 +94,12 @@ struct Cli {
     #[arg(long, global = true, value_name = "FILE")]
     weights: Option<std::path::PathBuf>,
     /// An opening book (as `othello book build` writes it) for every timed engine: engine:MS, gtp,
-    /// nboard on a clock (default: none)
-    #[arg(long, global = true, value_name = "FILE")]
+    /// nboard on a clock (default: none; there is no built-in book, docs/benchmarks.md says why)
+    #[arg(long, global = true, value_name = "FILE", overrides_with = "no_book")]
     book: Option<std::path::PathBuf>,
+    /// No opening book, whatever --book said before (the last of the two given counts)
+    #[arg(long, global = true, overrides_with = "book")]
+    no_book: bool,
     /// How many discs worse than the book's best a move may be and still be drawn (seeded), so that
     /// games from one opening differ (default 0: the best, ties drawn)
     #[arg(long, global = true, value_name = "DISCS", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=64))]
@@ -177,7 +180,7 @@ struct CompletionsArgs {
     shell: clap_complete::Shell,
 }
 
-/// The first word that is not a global option (`--color WHEN`, `--weights FILE`, `--quiet`) or its value:
+/// The first word that is not a global option (`--color WHEN`, `--weights FILE`, `--quiet`, ...) or its value:
 /// `othello --color never play` is the play command as `othello play --color never` is.
 fn first_word(args: &[String]) -> Option<&str> {
     let mut words = args.iter();
@@ -190,7 +193,7 @@ fn first_word(args: &[String]) -> Option<&str> {
                 if ["--color=", "--weights=", "--book=", "--book-deviation="]
                     .iter()
                     .any(|prefix| option.starts_with(prefix)) => {}
-            "-q" | "--quiet" => {}
+            "-q" | "--quiet" | "--no-book" => {}
             word => return Some(word),
         }
     }
@@ -292,7 +295,7 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
     if let Some(path) = &cli.weights {
         crate::patterns::set_default_weights(crate::patterns::load(path)?);
     }
-    if let Some(path) = &cli.book {
+    if let Some(path) = cli.book.as_ref().filter(|_| !cli.no_book) {
         let book: &'static _ = Box::leak(Box::new(book::read(path)?));
         crate::search::book::set_default(book, cli.book_deviation as i32);
     }

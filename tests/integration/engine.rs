@@ -254,6 +254,16 @@ fn a_book_is_built_shown_and_played_from() {
     assert!(played.status.success(), "{}", String::from_utf8_lossy(&played.stderr));
     let game: Value = serde_json::from_str(std::fs::read_to_string(&log).unwrap().lines().next().unwrap()).unwrap();
     assert_eq!(game["moves"][0]["nodes"], 0, "{}", game["moves"][0]);
+    // --no-book after --book: the engine searches its first move.
+    let played = common::othello(["--book"])
+        .arg(&book)
+        .args(["--no-book", "match", "engine:50", "greedy", "--games", "1", "--log"])
+        .arg(&log)
+        .output()
+        .unwrap();
+    assert!(played.status.success(), "{}", String::from_utf8_lossy(&played.stderr));
+    let game: Value = serde_json::from_str(std::fs::read_to_string(&log).unwrap().lines().next().unwrap()).unwrap();
+    assert!(game["moves"][0]["nodes"].as_u64().unwrap() > 0, "{}", game["moves"][0]);
 }
 
 #[test]
