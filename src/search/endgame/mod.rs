@@ -748,13 +748,15 @@ impl Solver {
         // exact scores, but its cuts only make a guess; the exact search never sees them.
         let sigma = probcut::sigma(empties, depth, empties) * PROBABLE_CUT_SIGMAS;
         let margin = (sigma * f64::from(SCALE)) as i32;
-        let value = self.shallow::<C>(board, depth, -SHALLOW_INFINITY, SHALLOW_INFINITY);
         // Scores counted with empties to the winner are even: so are the bounds returned.
         let even = self.counting == Counting::EmptiesToWinner;
-        if beta < MAX_SCORE && value - margin >= beta * SCALE {
+        // Null windows at the two thresholds: a shallow search only has to say which side it is on.
+        let high = beta * SCALE + margin;
+        if beta < MAX_SCORE && self.shallow::<C>(board, depth, high - 1, high) >= high {
             return Some(if even { beta + (beta & 1) } else { beta });
         }
-        if alpha > -MAX_SCORE && value + margin <= alpha * SCALE {
+        let low = alpha * SCALE - margin;
+        if alpha > -MAX_SCORE && self.shallow::<C>(board, depth, low, low + 1) <= low {
             return Some(if even { alpha - (alpha & 1) } else { alpha });
         }
         None
