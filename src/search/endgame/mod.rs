@@ -75,8 +75,9 @@ fn shallow_depth(empties: u32) -> u32 {
 /// From this many empties a solve first runs a selective search (probable cuts, as Edax and
 /// Egaroucid do): its result is the exact search's first guess, and its moves in the table order the
 /// exact search. (FFO #40-#49, one thread: 1,218 M nodes, 51.9 s without; 829 M, 36.1 s with it;
-/// #54, 26 empties: 6.75 G nodes against 2.94 G.)
-const SELECTIVE_FROM: u32 = 20;
+/// #54, 28 empties: 6.75 G nodes against 2.94 G. From 16 rather than 20: 20 positions of 17 and
+/// 19 empties on the FFO #40-#49 lines, 1.66-1.74 s against 1.92-1.96 s.)
+const SELECTIVE_FROM: u32 = 16;
 
 /// In a selective search, nodes with at least this many empties try a probable cut. (FFO #40-#49:
 /// from 8, 10, 12, 14 and 16: 770, 829, 884, 972 and 1,125 M nodes; 35.8, 36.1, 37.2, 39.3 and
