@@ -512,16 +512,7 @@ impl Solver {
         let (best_score, best) = self
             .best_of::<C>(children, alpha, beta, empties)
             .map_err(|_| OutOfTime)?;
-        record(
-            &self.table,
-            board,
-            empties,
-            original_alpha,
-            beta,
-            best_score,
-            best,
-            self.selective,
-        );
+        self.record(board, empties, original_alpha, beta, best_score, best);
         Ok((best_score, Square::new(best)))
     }
 
@@ -582,6 +573,12 @@ impl Solver {
             .collect();
         keyed.sort_unstable_by_key(|&(key, _)| key);
         keyed.into_iter().map(|(_, square)| square).collect()
+    }
+
+    /// `record`s in this solver's table, marked selective while the search is.
+    #[inline(always)]
+    fn record(&self, board: Board, empties: u32, alpha: i32, beta: i32, score: i32, best: u8) {
+        record(&self.table, board, empties, alpha, beta, score, best, self.selective);
     }
 
     /// Counts a node and says whether the search must stop. The count also grows in the small
@@ -665,16 +662,7 @@ impl Solver {
                 && -(entry.upper as i32) >= beta
             {
                 let score = -(entry.upper as i32);
-                record(
-                    &self.table,
-                    board,
-                    empties,
-                    original_alpha,
-                    beta,
-                    score,
-                    square.index() as u8,
-                    self.selective,
-                );
+                self.record(board, empties, original_alpha, beta, score, square.index() as u8);
                 return score;
             }
             let key = if square.index() as u8 == hinted {
@@ -696,16 +684,7 @@ impl Solver {
             return 0;
         };
         if empties >= TABLE_EMPTIES {
-            record(
-                &self.table,
-                board,
-                empties,
-                original_alpha,
-                beta,
-                best_score,
-                best_move,
-                self.selective,
-            );
+            self.record(board, empties, original_alpha, beta, best_score, best_move);
         }
         best_score
     }
