@@ -4,7 +4,11 @@ the rules, the openings and the clock, and reports the score, the disc share, ea
 a move (of its process, from /proc) and, for a side on a clock, its time used and any loss on time.
 
 A player is PROTOCOL[@DEPTH]=COMMAND, run by the shell (so `cd DIR && exec ./ntest x a1` works):
-gtp=... (GTP: play, genmove, time_left), nboard@N=... (NBoard: `set depth N`, set game, move, go).
+gtp=... (GTP: play, genmove, time_left), nboard@N=... (NBoard: `set depth N`, set game, move, go),
+zebra@D[,E,W]=... (Zebra's console game: the command gets `-l` for its side, the other side human,
+searching D plies, exact from E empties and win/loss/draw from W, both D unless given, and `-seq`
+with the opening; it runs on a pseudo-terminal, or its prompts would stay in its output buffer,
+and its moves are read off the boards it prints).
 
     # our GTP engine on a 5-minute clock against ours at 0.1 s a move
     scripts/engine-match.py --clock 300 'gtp=target/release/othello gtp' \\
@@ -12,12 +16,20 @@ gtp=... (GTP: play, genmove, time_left), nboard@N=... (NBoard: `set depth N`, se
     # NTest at 1 s a move (a1: NBoard's depth 1) against engine:1000 through NBoard's clockless go
     scripts/engine-match.py 'gtp=target/release/othello gtp --threads 1' \\
         'nboard@1=cd /work/anchors/ntest/run && exec ../build/ntest x a1'
+    # Zebra at depth 12, exact from 20 empties, no book, no randomness, against engine:1000
+    scripts/engine-match.py 'gtp=target/release/othello gtp --threads 1' \\
+        'zebra@12,20,22=cd /work/anchors/zebra && exec ./zebra -b 0 -r 0 -w 0 -e 1 -p 0'
 """
 import argparse
+import os
+import pty
 import random
+import re
+import select
 import subprocess
 import sys
 import time
+import tty
 
 DIRECTIONS = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)]
 START = "." * 27 + "ox" + "." * 6 + "xo" + "." * 27
@@ -67,6 +79,119 @@ def cpu_seconds(pid):
     with open(f"/proc/{pid}/stat") as stat:
         fields = stat.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / 100.0
+
+
+def engine(spec, clock, side, opening):
+    """The player `spec` for one game, playing `side` from `opening`."""
+    if spec.startswith("zebra"):
+        return ZebraConsole(spec, side, opening)
+    return Engine(spec, clock)
+
+
+class ZebraConsole:
+    """Zebra's console game for one game: Zebra plays one side, the other side is its "human", whose
+    moves are typed at its prompts. Zebra says its own moves only on the boards it prints, so each
+    board is compared with the one before: the square newly filled is the move."""
+
+    PROMPT = re.compile(r"(Black|White) move: $")
+    ROW = re.compile(r"^ {6}([1-8]) {2}((?:[ *O] ){7}[ *O])")
+
+    def __init__(self, spec, side, opening):
+        kind, command = spec.split("=", 1)
+        levels = [int(x) for x in kind.partition("@")[2].split(",") if x] or [12]
+        if len(levels) == 1:
+            levels *= 3
+        if len(levels) != 3:
+            raise SystemExit(f"zebra@{kind.partition('@')[2]}: expected zebra@DEPTH or zebra@DEPTH,EXACT,WLD")
+        ours = " ".join(map(str, levels))
+        sides = f"{ours} 0" if side == "x" else f"0 {ours}"
+        self.protocol = "zebra"
+        args = f" -l {sides}"
+        if opening:
+            args += " -seq " + "".join(name(square) for square in opening)
+        # A raw terminal: no echo of what is typed, no carriage returns added.
+        self.terminal, child = pty.openpty()
+        tty.setraw(child)
+        self.proc = subprocess.Popen(["bash", "-c", command + args], stdin=child, stdout=child,
+                                     stderr=subprocess.DEVNULL)
+        os.close(child)
+        self.pending = b""
+        self.board = {}           # the last board printed, square -> "x" or "o"
+        self.rows = {}            # the board being printed
+        self.expected = list(opening)  # moves Zebra will print that are not its own choice
+        self.chosen = []          # Zebra's moves not yet asked for
+        self.prompted = False
+        self.opening, self.heard = len(opening), 0
+
+    def pump(self, until):
+        """Reads Zebra's output until `until()` holds, answering its pass prompts."""
+        while not until():
+            ready, _, _ = select.select([self.terminal], [], [], 600)
+            try:
+                chunk = os.read(self.terminal, 65536) if ready else b""
+            except OSError:  # the terminal's other end closed
+                chunk = b""
+            if not chunk:
+                raise RuntimeError("Zebra closed its output or said nothing for 10 minutes")
+            self.pending += chunk
+            *lines, self.pending = self.pending.split(b"\n")
+            for line in lines:
+                self.line(line.decode("latin-1"))
+            tail = self.pending.decode("latin-1")
+            if self.PROMPT.search(tail):
+                self.pending = b""
+                self.prompted = True
+
+    def line(self, text):
+        if "You must pass" in text:
+            self.send("")
+            return
+        row = self.ROW.match(text)
+        if not row:
+            return
+        cells = row.group(2)[::2]
+        self.rows[int(row.group(1))] = cells
+        if len(self.rows) < 8 or int(row.group(1)) != 8:
+            return
+        board = {}
+        for number, cells in self.rows.items():
+            for col, cell in enumerate(cells):
+                if cell != " ":
+                    board[(number - 1) * 8 + col] = "x" if cell == "*" else "o"
+        self.rows = {}
+        new = [square for square in board if square not in self.board]
+        self.board = board
+        if len(new) != 1:
+            return  # the start, or the same board again (the end of the game)
+        if self.expected and self.expected[0] == new[0]:
+            self.expected.pop(0)
+        else:
+            self.chosen.append(new[0])
+
+    def send(self, line):
+        os.write(self.terminal, (line + "\n").encode())
+
+    def choose(self, side, left):
+        self.pump(lambda: self.chosen)
+        return self.chosen.pop(0)
+
+    def hear(self, side, square, seconds, chosen):
+        """The other side's moves are typed at Zebra's prompt; its own, the opening's and passes need
+        nothing (Zebra passes for its human itself, after an Enter)."""
+        if square is None:
+            return
+        self.heard += 1
+        if chosen or self.heard <= self.opening:  # its own move, or the opening, which -seq gave
+            return
+        self.pump(lambda: self.prompted)
+        self.prompted = False
+        self.expected.append(square)
+        self.send(name(square))
+
+    def close(self):
+        self.proc.kill()
+        self.proc.wait()
+        os.close(self.terminal)
 
 
 class Engine:
@@ -146,7 +271,8 @@ def ggf(clock):
 def game(args, index, opening):
     """Plays game `index`: A is black in even games. Returns A's and B's discs and their costs."""
     a_side = "x" if index % 2 == 0 else "o"
-    engines = {a_side: Engine(args.a, args.clock), ("o" if a_side == "x" else "x"): Engine(args.b, None)}
+    b_side = "o" if a_side == "x" else "x"
+    engines = {a_side: engine(args.a, args.clock, a_side, opening), b_side: engine(args.b, None, b_side, opening)}
     board, side, passes, plies = list(START), "x", 0, 0
     left = float(args.clock or 0)
     cost = {"x": [0, 0.0, 0.0], "o": [0, 0.0, 0.0]}  # moves, CPU seconds, wall seconds
@@ -162,13 +288,13 @@ def game(args, index, opening):
             if plies < len(opening):
                 square = opening[plies]
             else:
-                engine = engines[side]
-                cpu = cpu_seconds(engine.proc.pid)
+                player = engines[side]
+                cpu = cpu_seconds(player.proc.pid)
                 began = time.monotonic()
-                square = engine.choose(side, left)
+                square = player.choose(side, left)
                 seconds = time.monotonic() - began
                 cost[side][0] += 1
-                cost[side][1] += cpu_seconds(engine.proc.pid) - cpu
+                cost[side][1] += cpu_seconds(player.proc.pid) - cpu
                 cost[side][2] += seconds
                 chosen = True
                 if side == a_side and args.clock:
@@ -178,15 +304,14 @@ def game(args, index, opening):
                         break
                 if square not in legal:
                     raise RuntimeError(f"game {index + 1}: {side} played {square} where {legal} are legal")
-        for listener, engine in engines.items():
-            engine.hear(side, square, seconds, chosen and listener == side)
+        for listener, player in engines.items():
+            player.hear(side, square, seconds, chosen and listener == side)
         if square is not None:
             board = play(board, square, side)
             plies += 1
         side = "o" if side == "x" else "x"
-    for engine in engines.values():
-        engine.close()
-    b_side = "o" if a_side == "x" else "x"
+    for player in engines.values():
+        player.close()
     if lost_on_time:
         a, b = 0, 64
     else:
