@@ -652,8 +652,17 @@ impl Solver {
         // At most 64 moves fit on a board; the list is not initialised beyond what is pushed.
         let mut keyed: ArrayVec<(i32, Square, Board), 64> = ArrayVec::new();
         let probe_children = empties > ETC_EMPTIES;
+        // The children first, their buckets fetched while the others are made: the probes below
+        // then mostly find them in the cache.
         for square in moves {
             let child = board.play_on::<C>(square);
+            if probe_children {
+                self.table.prefetch(child);
+            }
+            keyed.push((0, square, child));
+        }
+        for (key, square, child) in &mut keyed {
+            let (square, child) = (*square, *child);
             // Enhanced transposition cut-off: a child already known to be bad enough for the
             // opponent proves the cut without a search.
             if probe_children
@@ -665,7 +674,7 @@ impl Solver {
                 self.record(board, empties, original_alpha, beta, score, square.index() as u8);
                 return score;
             }
-            let key = if square.index() as u8 == hinted {
+            *key = if square.index() as u8 == hinted {
                 i32::MIN
             } else if empties >= SHALLOW_ORDERING_EMPTIES {
                 let depth = shallow_depth(empties);
@@ -676,7 +685,6 @@ impl Solver {
             } else {
                 ordering::with_parity(child, square)
             };
-            keyed.push((key, square, child));
         }
         keyed.sort_unstable_by_key(|&(key, _, _)| key);
         let children = keyed.iter().map(|&(_, square, child)| (square, child));
