@@ -661,22 +661,40 @@ impl Solver {
             }
             keyed.push((0, square, child));
         }
+        // Enhanced transposition cut-off: a child already known to be bad enough for the opponent
+        // proves the cut without a search.
+        if probe_children {
+            for &(_, square, child) in &keyed {
+                if let Some((entry, _)) = self.table.probe(child)
+                    && (self.selective || !entry.selective)
+                    && -(entry.upper as i32) >= beta
+                {
+                    let score = -(entry.upper as i32);
+                    self.record(board, empties, original_alpha, beta, score, square.index() as u8);
+                    return score;
+                }
+            }
+        }
+        // The table's move before the others are ordered: it often cuts, and then the ordering,
+        // a shallow search of every child in the biggest nodes, is never needed.
+        let mut first = (-MAX_SCORE - 1, NO_MOVE);
+        if let Some(i) = keyed.iter().position(|&(_, square, _)| square.index() as u8 == hinted) {
+            let (_, square, child) = keyed.remove(i);
+            let Ok(found) = self.best_of::<C>([(square, child)], alpha, beta, empties) else {
+                return 0;
+            };
+            if found.0 >= beta || keyed.is_empty() {
+                if empties >= TABLE_EMPTIES {
+                    self.record(board, empties, original_alpha, beta, found.0, found.1);
+                }
+                return found.0;
+            }
+            first = found;
+            alpha = alpha.max(found.0);
+        }
         for (key, square, child) in &mut keyed {
             let (square, child) = (*square, *child);
-            // Enhanced transposition cut-off: a child already known to be bad enough for the
-            // opponent proves the cut without a search.
-            if probe_children
-                && let Some((entry, _)) = self.table.probe(child)
-                && (self.selective || !entry.selective)
-                && -(entry.upper as i32) >= beta
-            {
-                let score = -(entry.upper as i32);
-                self.record(board, empties, original_alpha, beta, score, square.index() as u8);
-                return score;
-            }
-            *key = if square.index() as u8 == hinted {
-                i32::MIN
-            } else if empties >= SHALLOW_ORDERING_EMPTIES {
+            *key = if empties >= SHALLOW_ORDERING_EMPTIES {
                 let depth = shallow_depth(empties);
                 let value = self.shallow::<C>(child, depth, -SHALLOW_INFINITY, SHALLOW_INFINITY);
                 ordering::searched(child, square, value)
@@ -688,9 +706,10 @@ impl Solver {
         }
         keyed.sort_unstable_by_key(|&(key, _, _)| key);
         let children = keyed.iter().map(|&(_, square, child)| (square, child));
-        let Ok((best_score, best_move)) = self.best_of::<C>(children, alpha, beta, empties) else {
+        let Ok(rest) = self.best_of::<C>(children, alpha, beta, empties) else {
             return 0;
         };
+        let (best_score, best_move) = if rest.0 > first.0 { rest } else { first };
         if empties >= TABLE_EMPTIES {
             self.record(board, empties, original_alpha, beta, best_score, best_move);
         }
