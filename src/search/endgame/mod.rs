@@ -78,6 +78,11 @@ fn shallow_depth(empties: u32) -> u32 {
 /// #54, 28 empties: 6.75 G nodes against 2.94 G. From 16 rather than 20: 20 positions of 17 and
 /// 19 empties on the FFO #40-#49 lines, 1.66-1.74 s against 1.92-1.96 s.)
 const SELECTIVE_FROM: u32 = 16;
+/// The selective search's tests start at what the evaluation searched this deep says. (FFO
+/// #40-#49: 767 M nodes against 822 M climbing from 0, mostly on #45 and #49, whose selective
+/// search climbed 8 tests from 0 to +14; 758 M at depth 8, 774 M at 4; at 10 the plain alpha-beta
+/// of `shallow` costs more than it saves. #51 and #52 about the same either way.)
+const SELECTIVE_GUESS_DEPTH: u32 = 6;
 
 /// In a selective search, nodes with at least this many empties try a probable cut. (FFO #40-#49:
 /// from 8, 10, 12, 14 and 16: 770, 829, 884, 972 and 1,125 M nodes; 35.8, 36.1, 37.2, 39.3 and
@@ -436,7 +441,7 @@ impl Solver {
     /// MTD(f): null-window tests at the root, each moving a bound on the score, until the bounds
     /// meet. With empties to the winner scores are even (discs plus empties make 64), so each test
     /// asks "more than t?" for an odd t; counting discs only, any t. From `SELECTIVE_FROM` empties
-    /// the tests start at a selective search's result, else at 0. (Measured on FFO #45 and #48
+    /// the tests start at a selective search's result (whose own start is a shallow search's), else at 0. (Measured on FFO #45 and #48
     /// before the selective search: climbing from 0 beat both an exact first guess and galloping
     /// strides, because tests that fail high are cheap; except near a wipe-out, see `GALLOP_FROM`.
     /// What the selective search adds is its moves in the table.)
@@ -444,7 +449,9 @@ impl Solver {
         let mut guess = 0;
         if board.empty_count() >= SELECTIVE_FROM {
             self.selective = true;
-            let likely = self.converge_from::<C>(board, 0);
+            let evaluation = self.shallow::<C>(board, SELECTIVE_GUESS_DEPTH, -SHALLOW_INFINITY, SHALLOW_INFINITY);
+            let start = (f64::from(evaluation) / f64::from(SCALE)).round() as i32;
+            let likely = self.converge_from::<C>(board, start);
             self.selective = false;
             guess = likely?.0;
         }
