@@ -6,14 +6,31 @@
 # scrzebra and coeffs2.bin).
 #
 #   ZEBRA_DIR=/work/anchors/zebra scripts/bench-zebra.sh 40 49
+#   ZEBRA_DIR=... scripts/bench-zebra.sh 40-54 56-59         # ranges and single positions, in one run
 #   THREADS=2 ZEBRA_DIR=... scripts/bench-zebra.sh 45 49   # ours on two threads (Zebra has one)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-first=${1:-40}
-last=${2:-49}
-if [ "$first" -lt 40 ] || [ "$last" -gt 59 ] || [ "$first" -gt "$last" ]; then
-  echo "usage: $0 [FIRST LAST] with 40 <= FIRST <= LAST <= 59" >&2; exit 2
+usage="usage: $0 [FIRST LAST | N|A-B ...] with positions within 40-59"
+# Two plain numbers are a range (as bench-ffo.sh takes them); otherwise each word is N or A-B.
+if [ $# -eq 0 ]; then
+  set -- 40-49
+elif [ $# -eq 2 ] && [[ $1 =~ ^[0-9]+$ && $2 =~ ^[0-9]+$ ]]; then
+  set -- "$1-$2"
 fi
+positions=()
+for word in "$@"; do
+  if [[ $word =~ ^([0-9]+)-([0-9]+)$ ]]; then
+    a=${BASH_REMATCH[1]}; b=${BASH_REMATCH[2]}
+  elif [[ $word =~ ^[0-9]+$ ]]; then
+    a=$word; b=$word
+  else
+    echo "$word: $usage" >&2; exit 2
+  fi
+  if [ "$a" -lt 40 ] || [ "$b" -gt 59 ] || [ "$a" -gt "$b" ]; then
+    echo "$word: $usage" >&2; exit 2
+  fi
+  positions+=($(seq "$a" "$b"))
+done
 zebra=${ZEBRA_DIR:?set ZEBRA_DIR to the folder of a Zebra build (see ../shared/anchors/README.md)}
 if [ ! -x "$zebra/scrzebra" ] || [ ! -f "$zebra/coeffs2.bin" ]; then
   echo "$zebra has no scrzebra or coeffs2.bin" >&2; exit 2
@@ -25,7 +42,7 @@ grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/^/<!-- /; s/$/ -->/' ||
 echo "| # | empties | othello s | othello nodes | Zebra s | Zebra nodes | ratio |"
 echo "|---|---|---|---|---|---|---|"
 ours_total=0; zebra_total=0
-for n in $(seq "$first" "$last"); do
+for n in "${positions[@]}"; do
   line=$(sed -n "$((n - 39))p" "$root/fixtures/ffo/fforum-40-59.obf")
   board=$(echo "$line" | awk '{print $1}')
   side=$(echo "$line" | awk '{print $2}' | tr -d ';')
