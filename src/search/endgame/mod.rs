@@ -441,8 +441,8 @@ impl Solver {
     /// MTD(f): null-window tests at the root, each moving a bound on the score, until the bounds
     /// meet. With empties to the winner scores are even (discs plus empties make 64), so each test
     /// asks "more than t?" for an odd t; counting discs only, any t. From `SELECTIVE_FROM` empties
-    /// the tests start at a selective search's result (whose own start is a shallow search's), else at 0. (Measured on FFO #45 and #48
-    /// before the selective search: climbing from 0 beat both an exact first guess and galloping
+    /// the tests start at a selective search's result (which starts at a shallow search's), else
+    /// at 0. (Measured on FFO #45 and #48 before the selective search: climbing from 0 beat both an exact first guess and galloping
     /// strides, because tests that fail high are cheap; except near a wipe-out, see `GALLOP_FROM`.
     /// What the selective search adds is its moves in the table.)
     fn converge<C: Cpu>(&mut self, board: Board) -> Result<(i32, Option<Square>), OutOfTime> {
