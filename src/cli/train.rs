@@ -30,6 +30,10 @@ pub struct TrainArgs {
     /// Shrinkage: a configuration seen n times moves as if seen n + this many times
     #[arg(long, default_value_t = 8.0, value_parser = shrinkage)]
     shrinkage: f32,
+    /// Start the fit from the current weights (the built-in ones, or --weights FILE) instead of
+    /// zero: configurations the new samples rarely see keep what earlier rounds taught them
+    #[arg(long)]
+    warm_start: bool,
 }
 
 /// A finite shrinkage of 0 to 1,000,000 (NaN or a negative one would write NaN weights).
@@ -106,7 +110,11 @@ pub fn run(args: TrainArgs) -> Result<()> {
         shrinkage: args.shrinkage,
         ..TrainConfig::default()
     };
-    let mut model = Model::new();
+    let mut model = if args.warm_start {
+        Model::from_weights(crate::patterns::default_weights())
+    } else {
+        Model::new()
+    };
     let zero = StageErrors::of(&valid, |_| 0.0);
     let handmade = StageErrors::of(&valid, |board| crate::search::engine::static_estimate(board) as f32);
     // The weights the program has now: the error before this round.

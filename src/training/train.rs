@@ -86,6 +86,19 @@ impl Model {
         }
     }
 
+    /// A model that starts where `weights` are: a fit from them moves the configurations the new
+    /// samples see, and leaves the rarely seen ones near what earlier data taught them rather than
+    /// near zero.
+    pub fn from_weights(weights: &Weights) -> Model {
+        Model {
+            stages: weights
+                .stages
+                .iter()
+                .map(|table| table.iter().map(|&w| f32::from(w) / SCALE as f32).collect())
+                .collect(),
+        }
+    }
+
     pub fn predict(&self, board: Board) -> f32 {
         let layout = Layout::get();
         let table = &self.stages[stage(board.empty_count())];
@@ -208,6 +221,22 @@ mod tests {
         for example in examples.iter().take(200) {
             let exported = weights.evaluate(example.board) as f32 / SCALE as f32;
             assert!((exported - model.predict(example.board)).abs() < 1.0, "{example:?}");
+        }
+        // A warm start predicts what the weights it starts from say, and a pass on the data it
+        // was fitted to leaves it there.
+        let mut warm = Model::from_weights(&weights);
+        let warm_error = StageErrors::of(&examples, |board| warm.predict(board));
+        for example in examples.iter().take(200) {
+            let exported = weights.evaluate(example.board) as f32 / SCALE as f32;
+            assert!((exported - warm.predict(example.board)).abs() < 1e-3, "{example:?}");
+        }
+        warm.step(&examples, &config);
+        let stepped = StageErrors::of(&examples, |board| warm.predict(board));
+        for s in 0..STAGES {
+            if after.counts[s] > 100 {
+                assert!(stepped.rmse[s] < warm_error.rmse[s] + 0.05, "stage {s}");
+                assert!(warm_error.rmse[s] < 0.3 * before.rmse[s], "stage {s}");
+            }
         }
     }
 }

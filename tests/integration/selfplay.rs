@@ -190,6 +190,35 @@ fn train_fits_weights_that_load_and_reports_each_stage() {
     assert!(!other.exists());
 }
 
+/// `--warm-start` fits from the current weights, not from zero: with a shrinkage that holds every
+/// weight in place, the weights written are the built-in ones (a cold start would write zeros).
+#[test]
+fn a_warm_start_begins_at_the_built_in_weights() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data.txt");
+    selfplay(&data, &["--games", "30"]).success();
+    let fit = |name: &str, extra: &[&str]| {
+        let out = dir.path().join(name);
+        let mut args = vec!["train", data.to_str().unwrap(), "--out", out.to_str().unwrap()];
+        args.extend(["--epochs", "1", "--shrinkage", "1000000"]);
+        args.extend(extra);
+        common::othello(args).assert().success();
+        othello::patterns::Weights::from_bytes(&std::fs::read(out).unwrap()).expect("the weights load")
+    };
+    let (warm, cold) = (fit("warm.bin", &["--warm-start"]), fit("cold.bin", &[]));
+    let builtin = othello::patterns::builtin();
+    let mut board = othello::board::Board::START;
+    for _ in 0..40 {
+        let Some(square) = board.moves().squares().last() else {
+            break;
+        };
+        board = board.play(square);
+        assert!((warm.evaluate(board) - builtin.evaluate(board)).abs() <= 2, "{board:?}");
+        assert!(cold.evaluate(board).abs() <= 2, "{board:?}");
+    }
+    assert!(builtin.evaluate(board) != 0);
+}
+
 /// Trained weights are tried without a rebuild: `engine:...:weights=FILE` for one player, `--weights
 /// FILE` for every search; a copy of the built-in weights plays as the built-in ones do, other weights
 /// play otherwise, and a file that is no weights file is named.
