@@ -161,7 +161,9 @@ pub fn run(args: TrainArgs) -> Result<()> {
         mean_rmse(&fitted)
     );
     let (new, old) = (mean_rmse(&trained), mean_rmse(&builtin));
-    report += &if new > old {
+    report += &if format!("{new:.2}") == format!("{old:.2}") {
+        format!("The new weights do as well as the built-in ones on these validation games ({new:.2} discs).\n")
+    } else if new > old {
         format!(
             "The new weights are WORSE than the built-in ones on these validation games ({new:.2} against {old:.2} discs): more games, or other settings, may help.\n"
         )
