@@ -76,29 +76,34 @@ impl Solver {
             _ => {
                 self.nodes += 1;
                 let mut best_score = -MAX_SCORE - 1;
-                let moves = legal_moves(player, opponent);
-                if moves != 0 {
-                    for class in [moves & odd, moves & !odd] {
-                        for square in Bitboard(class) {
-                            let index = square.index();
-                            let flipped = C::flips(player, opponent, square);
-                            let rest = SmallEmpties {
-                                squares: squares ^ (1 << index),
-                                count: n - 1,
-                                odd: odd ^ QUADRANTS[QUADRANT_OF[index] as usize],
-                            };
-                            let score = -self.small::<C>(
-                                opponent ^ flipped,
-                                player ^ flipped ^ (1 << index),
-                                -beta,
-                                -alpha.max(best_score),
-                                rest,
-                            );
-                            if score > best_score {
-                                best_score = score;
-                                if score >= beta {
-                                    return score;
-                                }
+                // Each empty square is tried directly: with so few, that is cheaper than generating
+                // the moves first (a square with no opponent disc beside it flips nothing).
+                for class in [squares & odd, squares & !odd] {
+                    for square in Bitboard(class) {
+                        let index = square.index();
+                        if NEIGHBOURS[index] & opponent == 0 {
+                            continue;
+                        }
+                        let flipped = C::flips(player, opponent, square);
+                        if flipped == 0 {
+                            continue;
+                        }
+                        let rest = SmallEmpties {
+                            squares: squares ^ (1 << index),
+                            count: n - 1,
+                            odd: odd ^ QUADRANTS[QUADRANT_OF[index] as usize],
+                        };
+                        let score = -self.small::<C>(
+                            opponent ^ flipped,
+                            player ^ flipped ^ (1 << index),
+                            -beta,
+                            -alpha.max(best_score),
+                            rest,
+                        );
+                        if score > best_score {
+                            best_score = score;
+                            if score >= beta {
+                                return score;
                             }
                         }
                     }
