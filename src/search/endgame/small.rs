@@ -52,7 +52,7 @@ impl Solver {
         )
     }
 
-    /// The search below `SMALL_EMPTIES`, over the listed empty squares.
+    /// The search up to `SMALL_EMPTIES`, over the listed empty squares.
     #[inline(always)]
     fn small<C: Cpu>(&mut self, player: u64, opponent: u64, alpha: i32, beta: i32, empties: SmallEmpties) -> i32 {
         at_level!(C, self: Solver => small_body(player: u64, opponent: u64, alpha: i32, beta: i32, empties: SmallEmpties) -> i32)
