@@ -34,6 +34,10 @@ pub struct TrainArgs {
     /// zero: configurations the new samples rarely see keep what earlier rounds taught them
     #[arg(long)]
     warm_start: bool,
+    /// A sample also teaches the stages (of 5 empty squares each) within this many empty squares
+    /// of its own: more positions for each stage's weights, and smoother changes between stages
+    #[arg(long, value_name = "EMPTIES", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=10))]
+    stage_overlap: u32,
 }
 
 /// A finite shrinkage of 0 to 1,000,000 (NaN or a negative one would write NaN weights).
@@ -108,6 +112,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
     let config = TrainConfig {
         epochs: args.epochs,
         shrinkage: args.shrinkage,
+        overlap: args.stage_overlap,
         ..TrainConfig::default()
     };
     let mut model = if args.warm_start {

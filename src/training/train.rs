@@ -25,6 +25,9 @@ pub struct TrainConfig {
     /// The share of each step taken, divided among the features of a sample (each of its pattern
     /// instances and the globals moves at once, so a full step each would overshoot many times).
     pub rate: f32,
+    /// A sample also teaches the stages whose empties lie within this many of its own: each stage
+    /// sees more positions, and neighbouring stages' weights come out closer to each other.
+    pub overlap: u32,
 }
 
 impl Default for TrainConfig {
@@ -33,6 +36,7 @@ impl Default for TrainConfig {
             epochs: 40,
             shrinkage: 8.0,
             rate: 1.0,
+            overlap: 0,
         }
     }
 }
@@ -100,11 +104,22 @@ impl Model {
     }
 
     pub fn predict(&self, board: Board) -> f32 {
+        self.predict_at_stage(board, stage(board.empty_count()))
+    }
+
+    /// What the weights of stage `s` say `board` is worth.
+    fn predict_at_stage(&self, board: Board, s: usize) -> f32 {
         let layout = Layout::get();
-        let table = &self.stages[stage(board.empty_count())];
+        let table = &self.stages[s];
         let mut sum = table[layout.global(CONSTANT)] + table[layout.global(MOBILITY)] * mobility(board) as f32;
         layout.features(board, true, |index| sum += table[index]);
         sum
+    }
+
+    /// The stages a position with `empties` empty squares teaches: its own, and those whose
+    /// empties lie within `overlap` of it.
+    fn stages_taught(empties: u32, overlap: u32) -> std::ops::RangeInclusive<usize> {
+        stage(empties.saturating_sub(overlap).max(1))..=stage(empties + overlap)
     }
 
     /// One pass: every weight moves by `rate` times its features' residual sum over
@@ -114,19 +129,27 @@ impl Model {
         let mut residuals = vec![vec![0f32; layout.stage_len]; STAGES];
         let mut counts = vec![vec![0u32; layout.stage_len]; STAGES];
         let mut mobility_sums = [(0f32, 0f32); STAGES];
+        let mut indices = Vec::new();
         for example in examples {
-            let s = stage(example.board.empty_count());
-            let residual = example.score - self.predict(example.board);
-            let (sums, seen) = (&mut residuals[s], &mut counts[s]);
-            sums[layout.global(CONSTANT)] += residual;
-            seen[layout.global(CONSTANT)] += 1;
-            layout.features(example.board, true, |index| {
-                sums[index] += residual;
-                seen[index] += 1;
-            });
+            indices.clear();
+            layout.features(example.board, true, |index| indices.push(index));
             let m = mobility(example.board) as f32;
-            mobility_sums[s].0 += residual * m;
-            mobility_sums[s].1 += m * m;
+            for s in Self::stages_taught(example.board.empty_count(), config.overlap) {
+                let table = &self.stages[s];
+                let predicted = table[layout.global(CONSTANT)]
+                    + table[layout.global(MOBILITY)] * m
+                    + indices.iter().map(|&index| table[index]).sum::<f32>();
+                let residual = example.score - predicted;
+                let (sums, seen) = (&mut residuals[s], &mut counts[s]);
+                sums[layout.global(CONSTANT)] += residual;
+                seen[layout.global(CONSTANT)] += 1;
+                for &index in &indices {
+                    sums[index] += residual;
+                    seen[index] += 1;
+                }
+                mobility_sums[s].0 += residual * m;
+                mobility_sums[s].1 += m * m;
+            }
         }
         let features = layout.instances.iter().map(Vec::len).sum::<usize>() as f32 + 2.0;
         let rate = config.rate / features;
@@ -237,6 +260,55 @@ mod tests {
                 assert!(stepped.rmse[s] < warm_error.rmse[s] + 0.05, "stage {s}");
                 assert!(warm_error.rmse[s] < 0.3 * before.rmse[s], "stage {s}");
             }
+        }
+    }
+
+    #[test]
+    fn a_sample_teaches_the_stages_within_the_overlap() {
+        assert_eq!(Model::stages_taught(10, 0), 1..=1);
+        assert_eq!(Model::stages_taught(10, 1), 1..=2);
+        assert_eq!(Model::stages_taught(6, 1), 0..=1);
+        assert_eq!(Model::stages_taught(1, 3), 0..=0);
+        assert_eq!(Model::stages_taught(60, 2), 11..=11);
+        assert_eq!(Model::stages_taught(33, 2), 6..=6);
+        assert_eq!(Model::stages_taught(35, 2), 6..=7);
+        // Positions with 10 empty squares only: stage 1 (6-10 empties) learns from them, and
+        // stage 2 (11-15) only with an overlap.
+        let mut rng = SeededRng::new(9);
+        let mut examples = Vec::new();
+        while examples.len() < 300 {
+            let mut board = Board::START;
+            while board.empty_count() > 10 && !board.is_game_over() {
+                board = if board.moves().is_empty() {
+                    board.pass()
+                } else {
+                    board.play(rng.pick_square(board.moves()))
+                };
+            }
+            if board.empty_count() == 10 {
+                examples.push(Example { board, score: 12.0 });
+            }
+        }
+        for (overlap, teaches_stage_2) in [(0, false), (1, true)] {
+            let config = TrainConfig {
+                overlap,
+                ..TrainConfig::default()
+            };
+            let mut model = Model::new();
+            for _ in 0..10 {
+                model.step(&examples, &config);
+            }
+            let board = examples[0].board;
+            assert!(
+                model.predict_at_stage(board, 1) > 10.0,
+                "overlap {overlap}: stage 1 learnt nothing"
+            );
+            assert_eq!(
+                model.predict_at_stage(board, 2) > 10.0,
+                teaches_stage_2,
+                "overlap {overlap}"
+            );
+            assert_eq!(model.predict_at_stage(board, 3), 0.0, "overlap {overlap}");
         }
     }
 }
