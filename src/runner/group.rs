@@ -113,6 +113,23 @@ fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
+/// Starts `command`, again while its program is "busy": the copy just written into the scratch
+/// folder stays open for writing in the children other threads are starting at that moment (a
+/// forked child holds every descriptor until its own exec), and exec refuses a file open for
+/// writing with ETXTBSY. Those children exec within milliseconds; the waits add up to 0.5 s.
+fn spawn_when_not_busy(command: &mut Command) -> std::io::Result<std::process::Child> {
+    let mut wait = Duration::from_millis(1);
+    loop {
+        match command.spawn() {
+            Err(error) if error.raw_os_error() == Some(libc::ETXTBSY) && wait < Duration::from_millis(300) => {
+                thread::sleep(wait);
+                wait *= 2;
+            }
+            result => return result,
+        }
+    }
+}
+
 /// Why the wait for a run ended.
 enum Event {
     Exited,
@@ -142,7 +159,7 @@ pub(super) fn run(job: &Job, limits: &Limits) -> Run {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0);
-    let mut child = match command.spawn() {
+    let mut child = match spawn_when_not_busy(&mut command) {
         Ok(child) => child,
         Err(error) => return Run::not_started(error.to_string(), start),
     };

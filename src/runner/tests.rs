@@ -357,3 +357,30 @@ fn a_sandboxed_program_reaches_no_network() {
     let open = super::run(&job, &quick(Isolation::ProcessGroup));
     assert_eq!(String::from_utf8_lossy(&open.stdout).trim(), "connected");
 }
+
+/// Regression: without a sandbox, a copied script run while other threads start programs failed
+/// now and then with "Text file busy" (5 games of 512 forfeited in a two-thread match).
+#[test]
+fn a_copied_program_starts_while_other_threads_start_theirs() {
+    let folder = tempfile::tempdir().unwrap();
+    let script = folder.path().join("player.sh");
+    std::fs::write(&script, "#!/bin/sh\necho 19\n").unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let job = Job {
+        command: vec![Word::copy(&script)],
+        env: Vec::new(),
+    };
+    let failures: usize = thread::scope(|scope| {
+        let runs: Vec<_> = (0..8)
+            .map(|_| {
+                scope.spawn(|| {
+                    (0..60)
+                        .filter(|_| run(&job, &quick(Isolation::ProcessGroup)).ending != Ending::Exited(0))
+                        .count()
+                })
+            })
+            .collect();
+        runs.into_iter().map(|r| r.join().unwrap()).sum()
+    });
+    assert_eq!(failures, 0, "runs that did not start or end well, of 480");
+}
