@@ -370,17 +370,22 @@ fn a_copied_program_starts_while_other_threads_start_theirs() {
         command: vec![Word::copy(&script)],
         env: Vec::new(),
     };
-    let failures: usize = thread::scope(|scope| {
-        let runs: Vec<_> = (0..8)
-            .map(|_| {
-                scope.spawn(|| {
-                    (0..60)
-                        .filter(|_| run(&job, &quick(Isolation::ProcessGroup)).ending != Ending::Exited(0))
-                        .count()
+    for isolation in BOTH {
+        let failures: usize = thread::scope(|scope| {
+            let runs: Vec<_> = (0..8)
+                .map(|_| {
+                    scope.spawn(|| {
+                        (0..60)
+                            .filter(|_| run(&job, &quick(isolation)).ending != Ending::Exited(0))
+                            .count()
+                    })
                 })
-            })
-            .collect();
-        runs.into_iter().map(|r| r.join().unwrap()).sum()
-    });
-    assert_eq!(failures, 0, "runs that did not start or end well, of 480");
+                .collect();
+            runs.into_iter().map(|r| r.join().unwrap()).sum()
+        });
+        assert_eq!(
+            failures, 0,
+            "{isolation:?}: runs that did not start or end well, of 480"
+        );
+    }
 }
