@@ -246,22 +246,22 @@ impl Group {
         let scratch = Scratch::new().map_err(|e| format!("cannot make a scratch folder: {e}"))?;
         let words = command(job, &scratch)?;
         let (program, args) = words.split_first().ok_or("an empty command")?;
-        let mut child = Command::new(program)
+        let mut command = Command::new(program);
+        command
             .args(args)
             .current_dir(scratch.path())
             .envs(job.env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
-            .process_group(0)
-            .spawn()
-            .map_err(|error| {
-                if error.kind() == std::io::ErrorKind::NotFound {
-                    format!("{} is not installed (or not in PATH)", program.to_string_lossy())
-                } else {
-                    format!("cannot start {}: {error}", program.to_string_lossy())
-                }
-            })?;
+            .process_group(0);
+        let mut child = spawn_when_not_busy(&mut command).map_err(|error| {
+            if error.kind() == std::io::ErrorKind::NotFound {
+                format!("{} is not installed (or not in PATH)", program.to_string_lossy())
+            } else {
+                format!("cannot start {}: {error}", program.to_string_lossy())
+            }
+        })?;
         let registered = Registered::new(child.id() as i32);
         let pipes = (child.stdin.take(), child.stdout.take(), child.stderr.take());
         let (Some(input), Some(stdout), Some(stderr)) = pipes else {

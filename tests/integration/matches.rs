@@ -311,7 +311,16 @@ fn a_match_stopped_even_by_sigkill_keeps_every_finished_game_in_its_log_and_reco
             std::thread::sleep(std::time::Duration::from_millis(10));
         }
         unsafe { libc::kill(child.id() as i32, signal) };
-        child.wait().unwrap();
+        // A match the signal did not stop would fill the disk: it gets 30 s, then SIGKILL.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        while child.try_wait().unwrap().is_none() {
+            if std::time::Instant::now() > deadline {
+                child.kill().unwrap();
+                child.wait().unwrap();
+                panic!("signal {signal}: the match played on");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
         assert_eq!(temporaries(dir.path()), Vec::<String>::new(), "signal {signal}");
         let kept = std::fs::read_to_string(&log).unwrap();
         // Every line is a whole game; a line cut by the kill would fail the replay.

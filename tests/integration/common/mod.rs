@@ -24,12 +24,19 @@ pub fn othello_std() -> std::process::Command {
 
 /// The command's process gets SIGKILL when the thread that started it ends: a test that fails, or a
 /// test runner that is killed, leaves nothing running (a four-billion-game match once ran on).
+/// It also starts with the stopping signals at their default actions, as a terminal's foreground
+/// job has them, whatever the tests inherited: a script's background job starts with SIGINT
+/// ignored, the program keeps that, and a match the test meant to stop by SIGINT played on and
+/// wrote 18 GB of log.
 pub fn dies_with_test(mut command: std::process::Command) -> std::process::Command {
     use std::os::unix::process::CommandExt;
     let parent = std::process::id() as libc::pid_t;
-    // SAFETY: prctl and getppid are async-signal-safe; nothing is allocated after the fork.
+    // SAFETY: prctl, signal and getppid are async-signal-safe; nothing is allocated after the fork.
     unsafe {
         command.pre_exec(move || {
+            for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP, libc::SIGQUIT] {
+                libc::signal(signal, libc::SIG_DFL);
+            }
             libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
             // The test ended between the fork and the prctl: nothing would signal this process.
             if libc::getppid() != parent {
