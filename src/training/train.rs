@@ -109,11 +109,18 @@ impl Model {
 
     /// What the weights of stage `s` say `board` is worth.
     fn predict_at_stage(&self, board: Board, s: usize) -> f32 {
+        let mut indices = Vec::with_capacity(64);
+        Layout::get().features(board, true, |index| indices.push(index));
+        self.stage_value(s, mobility(board) as f32, &indices)
+    }
+
+    /// Stage `s`'s value of a position with mobility `m` and these canonical feature indices.
+    fn stage_value(&self, s: usize, m: f32, indices: &[usize]) -> f32 {
         let layout = Layout::get();
         let table = &self.stages[s];
-        let mut sum = table[layout.global(CONSTANT)] + table[layout.global(MOBILITY)] * mobility(board) as f32;
-        layout.features(board, true, |index| sum += table[index]);
-        sum
+        table[layout.global(CONSTANT)]
+            + table[layout.global(MOBILITY)] * m
+            + indices.iter().map(|&index| table[index]).sum::<f32>()
     }
 
     /// The stages a position with `empties` empty squares teaches: its own, and those whose
@@ -135,11 +142,7 @@ impl Model {
             layout.features(example.board, true, |index| indices.push(index));
             let m = mobility(example.board) as f32;
             for s in Self::stages_taught(example.board.empty_count(), config.overlap) {
-                let table = &self.stages[s];
-                let predicted = table[layout.global(CONSTANT)]
-                    + table[layout.global(MOBILITY)] * m
-                    + indices.iter().map(|&index| table[index]).sum::<f32>();
-                let residual = example.score - predicted;
+                let residual = example.score - self.stage_value(s, m, &indices);
                 let (sums, seen) = (&mut residuals[s], &mut counts[s]);
                 sums[layout.global(CONSTANT)] += residual;
                 seen[layout.global(CONSTANT)] += 1;
