@@ -43,6 +43,14 @@ impl Value {
         }
     }
 
+    /// The number when it is in discs (every kind but `Score`).
+    pub fn discs(self) -> Option<i32> {
+        match self {
+            Value::Score { .. } => None,
+            other => Some(other.number()),
+        }
+    }
+
     pub fn is_exact(self) -> bool {
         matches!(self, Value::Exact { .. })
     }

@@ -38,6 +38,18 @@ pub struct TrainArgs {
     /// of its own: more positions for each stage's weights, and smoother changes between stages
     #[arg(long, value_name = "EMPTIES", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=10))]
     stage_overlap: u32,
+    /// Train toward this share of each position's search value (files of `othello selfplay`
+    /// version 2) and the rest of its game's result; validation stays on the results
+    #[arg(long, value_name = "SHARE", default_value_t = 0.0, value_parser = share)]
+    search_weight: f32,
+}
+
+/// A share from 0 to 1.
+fn share(text: &str) -> std::result::Result<f32, String> {
+    match text.parse::<f32>() {
+        Ok(value) if (0.0..=1.0).contains(&value) => Ok(value),
+        _ => Err(format!("{text:?} is not a share: expected a number from 0 to 1")),
+    }
 }
 
 /// A finite shrinkage of 0 to 1,000,000 (NaN or a negative one would write NaN weights).
@@ -58,7 +70,7 @@ pub(crate) fn read_games(path: &std::path::Path, mut game: impl FnMut(u64, Vec<S
     while let Some((number, line)) = lines.next_line()? {
         let line = line.trim_end_matches(['\n', '\r']);
         if number == 1 {
-            if !line.starts_with("# othello selfplay 1:") {
+            if !crate::training::samples::is_header(line) {
                 bail!("{} is not a sample file of othello selfplay", path.display());
             }
             continue;
@@ -80,15 +92,24 @@ pub(crate) fn read_games(path: &std::path::Path, mut game: impl FnMut(u64, Vec<S
     Ok(())
 }
 
-/// The complete games' samples of one file, split into training and validation examples.
-fn read(path: &std::path::Path, percent: u64, train: &mut Vec<Example>, valid: &mut Vec<Example>) -> Result<()> {
+/// The complete games' samples of one file, split into training examples (toward a blend of
+/// result and search value) and validation ones (toward the result).
+fn read(
+    path: &std::path::Path,
+    (percent, search_weight): (u64, f32),
+    train: &mut Vec<Example>,
+    valid: &mut Vec<Example>,
+) -> Result<()> {
     read_games(path, |index, samples| {
-        let examples = if index % 100 < percent {
-            &mut *valid
+        if index % 100 < percent {
+            valid.extend(samples.into_iter().map(Example::from));
         } else {
-            &mut *train
-        };
-        examples.extend(samples.into_iter().map(Example::from));
+            train.extend(
+                samples
+                    .into_iter()
+                    .map(|sample| Example::blended(sample, search_weight)),
+            );
+        }
     })
 }
 
@@ -100,7 +121,12 @@ pub fn run(args: TrainArgs) -> Result<()> {
     let output = Output::open(&args.out)?;
     let (mut train, mut valid) = (Vec::new(), Vec::new());
     for path in &args.files {
-        read(path, u64::from(args.validation_percent), &mut train, &mut valid)?;
+        read(
+            path,
+            (u64::from(args.validation_percent), args.search_weight),
+            &mut train,
+            &mut valid,
+        )?;
     }
     if train.is_empty() || valid.is_empty() {
         bail!(

@@ -4,22 +4,34 @@
 //! a rerun with the same settings cuts off the unfinished tail and goes on from there.
 //!
 //! ```text
-//! # othello selfplay 1: player=engine:nodes=20000 opening=2..12 random=5% exact=16 seed=1 shard=0/1
-//! 7 0000001008000000 0000000810000000 +6 r
+//! # othello selfplay 2: player=engine:nodes=20000 opening=2..12 random=5% exact=16 seed=1 shard=0/1
+//! 7 0000001008000000 0000000810000000 +6 r -2
 //! ...
 //! #done 7
 //! ```
 //! A position line: game, the side to move's discs and the other side's (hex bitboards, bit 0 = a1),
 //! the final disc difference for the side to move, `x` if exact for this position or `r` if it is
-//! the game's result from its first solved position.
+//! the game's result from its first solved position, and the player's search value of the position
+//! for the side to move in discs (`-` where there is none: a solved position, a player that gives
+//! no value). Version 1 files, from before the values, end their lines after the `x` or `r`.
 
 use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::training::selfplay::{Sample, SelfPlayConfig, SelfPlayGame};
 
+/// The version this program writes; the trainer reads this one and version 1.
+pub const VERSION: u32 = 2;
+
+/// Whether `line` is the first line of a sample file this program reads.
+pub fn is_header(line: &str) -> bool {
+    ["# othello selfplay 1:", "# othello selfplay 2:"]
+        .iter()
+        .any(|start| line.starts_with(start))
+}
+
 /// The first line of a file made with `config` as shard `k` of `n` (games k, k + n, ...).
 pub fn header(config: &SelfPlayConfig, (k, n): (u64, u64)) -> String {
-    format!("# othello selfplay 1: {} shard={k}/{n}\n", config.describe())
+    format!("# othello selfplay {VERSION}: {} shard={k}/{n}\n", config.describe())
 }
 
 /// A finished game's lines, its `#done` line last.
@@ -27,12 +39,13 @@ pub fn format_game(game: &SelfPlayGame) -> String {
     let mut text = String::with_capacity(48 * (game.samples.len() + 1));
     for sample in &game.samples {
         text += &format!(
-            "{} {:016x} {:016x} {:+} {}\n",
+            "{} {:016x} {:016x} {:+} {} {}\n",
             game.index,
             sample.board.player.0,
             sample.board.opponent.0,
             sample.score,
-            if sample.exact { 'x' } else { 'r' }
+            if sample.exact { 'x' } else { 'r' },
+            sample.value.map_or("-".to_string(), |v| format!("{v:+}"))
         );
     }
     text += &format!("#done {}\n", game.index);
@@ -102,7 +115,7 @@ pub fn existing<E: From<SamplesError>>(
     Ok(found)
 }
 
-/// Parses a position line into its game index and sample.
+/// Parses a position line (of either version) into its game index and sample.
 pub fn parse_line(line: &str) -> Option<(u64, Sample)> {
     let mut fields = line.split_ascii_whitespace();
     let game = fields.next()?.parse().ok()?;
@@ -114,11 +127,23 @@ pub fn parse_line(line: &str) -> Option<(u64, Sample)> {
         "r" => false,
         _ => return None,
     };
+    let value = match fields.next() {
+        None | Some("-") => None,
+        Some(word) => Some(word.parse::<i8>().ok().filter(|v| (-64..=64).contains(v))?),
+    };
     if fields.next().is_some() || player & opponent != 0 || !(-64..=64).contains(&score) {
         return None;
     }
     let board = Board::new(Bitboard(player), Bitboard(opponent));
-    Some((game, Sample { board, score, exact }))
+    Some((
+        game,
+        Sample {
+            board,
+            score,
+            exact,
+            value,
+        },
+    ))
 }
 
 #[cfg(test)]
@@ -155,6 +180,12 @@ mod tests {
         assert_eq!(samples, game.samples);
         assert_eq!(parse_line("1 00ff 00ff +3 x"), None, "overlapping discs");
         assert_eq!(parse_line("1 00ff ff00 +3 q"), None);
+        assert_eq!(parse_line("1 00ff ff00 +3 r +70"), None, "a value beyond 64 discs");
+        assert_eq!(parse_line("1 00ff ff00 +3 r -5 7"), None);
+        // Version 1 lines have no value; version 2 ones a value or `-`.
+        assert_eq!(parse_line("1 00ff ff00 +3 r").unwrap().1.value, None);
+        assert_eq!(parse_line("1 00ff ff00 +3 r -").unwrap().1.value, None);
+        assert_eq!(parse_line("1 00ff ff00 +3 r -5").unwrap().1.value, Some(-5));
     }
 
     /// `existing` over a text, as a file's lines.

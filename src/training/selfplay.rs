@@ -2,7 +2,8 @@
 //! random moves, both sides the same; every position where the side to move has a move becomes a
 //! sample. Positions with few enough empty squares get the solver's exact score; earlier ones the
 //! exact score of the game's first solved position, seen from their side to move (the result the
-//! game would have under perfect play from there).
+//! game would have under perfect play from there), and what the player's own search said of them
+//! (a label with less noise than a result that every later mistake moves).
 
 use std::ops::RangeInclusive;
 
@@ -13,6 +14,7 @@ use crate::position::Position;
 use crate::rng::SeededRng;
 use crate::search::endgame::Solver;
 use crate::strategy::StrategySpec;
+use crate::value::Value;
 
 /// How the games are made; the same settings and seed give the same games on any machine.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -51,6 +53,9 @@ pub struct Sample {
     pub score: i8,
     /// Solved from this very position; otherwise the score of the game's first solved position.
     pub exact: bool,
+    /// For a position not solved, the player's search value of it in discs, when the player gives
+    /// one (files of version 1 have none).
+    pub value: Option<i8>,
 }
 
 /// A finished self-play game: its index (which fixes its randomness) and its samples in order.
@@ -68,8 +73,9 @@ pub fn play_game(config: &SelfPlayConfig, index: u64) -> Result<SelfPlayGame, Fa
     let mut player = config.player.build(rng.next_u64());
     let mut solver = Solver::with_table_bits(20);
     let mut position = Position::START;
-    // Positions before the solved stage, with their side to move; their score comes at the end.
-    let mut unsolved: Vec<(Board, Color)> = Vec::new();
+    // Positions before the solved stage, with their side to move and the player's value of them;
+    // their score comes at the end.
+    let mut unsolved: Vec<(Board, Color, Option<i8>)> = Vec::new();
     // The exact score of the first solved position, and its side to move.
     let mut anchor = None;
     let mut solved = Vec::new();
@@ -80,7 +86,8 @@ pub fn play_game(config: &SelfPlayConfig, index: u64) -> Result<SelfPlayGame, Fa
             break;
         }
         let board = position.board;
-        if board.empty_count() <= config.exact_empties {
+        let random = ply < opening || rng.below(100) < u64::from(config.random_percent);
+        let square = if board.empty_count() <= config.exact_empties {
             let solution = solver
                 .solve(board)
                 .expect("a solver without a deadline or node limit finishes");
@@ -89,15 +96,24 @@ pub fn play_game(config: &SelfPlayConfig, index: u64) -> Result<SelfPlayGame, Fa
                 board,
                 score: solution.score as i8,
                 exact: true,
+                value: None,
             });
+            if random {
+                rng.pick_square(position.moves())
+            } else {
+                player.choose(position)?.square
+            }
         } else {
-            unsolved.push((board, position.to_move));
-        }
-        let random = ply < opening || rng.below(100) < u64::from(config.random_percent);
-        let square = if random {
-            rng.pick_square(position.moves())
-        } else {
-            player.choose(position)?.square
+            // The player searches every unsolved position, also where a random move is played,
+            // so that each sample carries its value.
+            let decision = player.choose(position)?;
+            let value = decision.value.and_then(Value::discs).map(|v| v.clamp(-64, 64) as i8);
+            unsolved.push((board, position.to_move, value));
+            if random {
+                rng.pick_square(position.moves())
+            } else {
+                decision.square
+            }
         };
         position = position.play(square);
         ply += 1;
@@ -106,10 +122,11 @@ pub fn play_game(config: &SelfPlayConfig, index: u64) -> Result<SelfPlayGame, Fa
     let (score, side) = anchor.unwrap_or_else(|| (position.board.final_score(), position.to_move));
     let mut samples: Vec<Sample> = unsolved
         .into_iter()
-        .map(|(board, to_move)| Sample {
+        .map(|(board, to_move, value)| Sample {
             board,
             score: (if to_move == side { score } else { -score }) as i8,
             exact: false,
+            value,
         })
         .collect();
     samples.extend(solved);
@@ -156,5 +173,33 @@ mod tests {
                 .windows(2)
                 .all(|w| w[0].board.empty_count() > w[1].board.empty_count())
         );
+        // A strategy that scores in its own units (here mobility) gives no values in discs.
+        assert!(first.samples.iter().all(|s| s.value.is_none()));
+    }
+
+    #[test]
+    fn every_unsolved_position_carries_the_players_value_even_where_a_random_move_follows() {
+        let config = SelfPlayConfig {
+            player: "engine:nodes=3000".parse().unwrap(),
+            opening_plies: 6..=6,
+            random_percent: 20,
+            exact_empties: 6,
+            ..config()
+        };
+        let game = play_game(&config, 1).unwrap();
+        let (solved, unsolved): (Vec<&Sample>, Vec<&Sample>) = game.samples.iter().partition(|s| s.exact);
+        assert!(solved.iter().all(|s| s.value.is_none()));
+        assert!(unsolved.len() > 20);
+        // The opening's six positions, where random moves are played, too.
+        assert!(
+            unsolved
+                .iter()
+                .all(|s| s.value.is_some_and(|v| (-64..=64).contains(&v)))
+        );
+        // The engine's value of the position just before the solved stage is a search to the end
+        // (nodes enough for 7 empties): it is the exact score.
+        let last = unsolved.last().unwrap();
+        let exact = Solver::with_table_bits(16).solve(last.board).unwrap().score;
+        assert_eq!(last.value.map(i32::from), Some(exact), "{last:?}");
     }
 }

@@ -77,6 +77,23 @@ impl From<Sample> for Example {
     }
 }
 
+impl Example {
+    /// A sample's training target: its score, or where it has a search value, `search_weight` of
+    /// that value and the rest of its score (a game result carries the noise of every later move,
+    /// a search value the bias of the evaluation it was searched with; a mix has less of both).
+    pub fn blended(sample: Sample, search_weight: f32) -> Example {
+        let score = f32::from(sample.score);
+        let score = match sample.value {
+            Some(value) if !sample.exact => score + search_weight * (f32::from(value) - score),
+            _ => score,
+        };
+        Example {
+            board: sample.board,
+            score,
+        }
+    }
+}
+
 /// Per stage, float weights over canonical configurations (the tables of `Layout`).
 pub struct Model {
     stages: Vec<Vec<f32>>,
@@ -264,6 +281,24 @@ mod tests {
                 assert!(warm_error.rmse[s] < 0.3 * before.rmse[s], "stage {s}");
             }
         }
+    }
+
+    #[test]
+    fn a_blended_target_mixes_the_search_value_into_the_result_where_there_is_one() {
+        let sample = Sample {
+            board: Board::START,
+            score: 10,
+            exact: false,
+            value: Some(-2),
+        };
+        assert_eq!(Example::blended(sample, 0.0).score, 10.0);
+        assert_eq!(Example::blended(sample, 0.25).score, 7.0);
+        assert_eq!(Example::blended(sample, 1.0).score, -2.0);
+        let no_value = Sample { value: None, ..sample };
+        assert_eq!(Example::blended(no_value, 0.5).score, 10.0);
+        // An exact score is the truth: a value never moves it.
+        let exact = Sample { exact: true, ..sample };
+        assert_eq!(Example::blended(exact, 0.5).score, 10.0);
     }
 
     #[test]

@@ -54,7 +54,7 @@ fn the_data_does_not_depend_on_the_thread_count() {
     let text = std::fs::read_to_string(&one).unwrap();
     assert_eq!(text, std::fs::read_to_string(&two).unwrap());
     let header =
-        "# othello selfplay 1: player=alphabeta:2:mobility opening=2..12 random=5% exact=10 seed=9 shard=0/1\n";
+        "# othello selfplay 2: player=alphabeta:2:mobility opening=2..12 random=5% exact=10 seed=9 shard=0/1\n";
     assert!(text.starts_with(header), "{text:.200}");
     let (_, games) = blocks(&text);
     assert_eq!(games.keys().copied().collect::<Vec<_>>(), (0..6).collect::<Vec<_>>());
@@ -352,4 +352,86 @@ fn a_shrinkage_that_would_write_nan_weights_is_refused() {
         .stderr(predicates::str::contains(format!("\"{value}\" is not a shrinkage")));
     }
     assert!(!out.exists(), "no weights written");
+}
+
+/// Files of version 2 carry each position's search value; `--search-weight` trains toward it, and
+/// files of version 1 (no values) still train: as version 2 files do at weight 0.
+#[test]
+fn train_reads_version_1_files_and_blends_search_values_into_the_targets() {
+    let dir = tempfile::tempdir().unwrap();
+    let v2 = dir.path().join("v2.txt");
+    common::othello([
+        "selfplay",
+        v2.to_str().unwrap(),
+        "--games",
+        "12",
+        "--player",
+        "engine:nodes=2000",
+        "--exact-empties",
+        "8",
+    ])
+    .assert()
+    .success();
+    let text = std::fs::read_to_string(&v2).unwrap();
+    assert!(
+        text.starts_with("# othello selfplay 2: player=engine:nodes=2000 "),
+        "{text:.200}"
+    );
+    // Every result line has a value, a solved line none.
+    let mut v1 = String::new();
+    for line in text.lines() {
+        let fields: Vec<&str> = line.split(' ').collect();
+        match fields.get(4) {
+            Some(&"r") => assert!(fields[5].parse::<i8>().is_ok(), "{line}"),
+            Some(&"x") => assert_eq!(fields[5], "-", "{line}"),
+            _ => {}
+        }
+        let line = if line.starts_with('#') {
+            line.replacen("selfplay 2:", "selfplay 1:", 1)
+        } else if fields.len() == 6 {
+            fields[..5].join(" ")
+        } else {
+            line.to_string()
+        };
+        v1 += &line;
+        v1 += "\n";
+    }
+    let v1_path = dir.path().join("v1.txt");
+    std::fs::write(&v1_path, v1).unwrap();
+    let fit = |data: &Path, weight: &str| {
+        let out = dir.path().join(format!(
+            "w-{weight}-{}.bin",
+            data.file_stem().unwrap().to_str().unwrap()
+        ));
+        common::othello([
+            "train",
+            data.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--epochs",
+            "2",
+            "--search-weight",
+            weight,
+        ])
+        .assert()
+        .success();
+        std::fs::read(out).unwrap()
+    };
+    let results = fit(&v2, "0");
+    assert_eq!(fit(&v1_path, "0"), results);
+    assert_eq!(fit(&v1_path, "1"), results, "a version 1 file has no values to blend");
+    assert_ne!(fit(&v2, "1"), results);
+    for value in ["-0.1", "1.5", "NaN"] {
+        common::othello([
+            "train",
+            v2.to_str().unwrap(),
+            "--out",
+            "w.bin",
+            "--search-weight",
+            value,
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(format!("\"{value}\" is not a share")));
+    }
 }
