@@ -208,6 +208,12 @@ pub fn run(args: TrainArgs) -> Result<()> {
         "weights written to {}; try them with --weights {0} or engine:...:weights={0}\n",
         args.out.display()
     );
+    // The held-out error is against game results, whose noise (most of all in the random
+    // openings) can hide a gain that games show: a match is the judge.
+    report += &format!(
+        "Games decide which is stronger: othello match engine:nodes=20000:weights={} engine:nodes=20000 --games 2048 --openings 8\n",
+        args.out.display()
+    );
     write_stdout(&report)
 }
 

@@ -170,7 +170,11 @@ fn train_fits_weights_that_load_and_reports_each_stage() {
             // 3 passes over 30 games cannot beat the built-in weights, and train says so.
             .and(predicates::str::contains(
                 "The new weights are WORSE than the built-in ones",
-            )),
+            ))
+            .and(predicates::str::contains(format!(
+                "Games decide which is stronger: othello match engine:nodes=20000:weights={} engine:nodes=20000",
+                weights.display()
+            ))),
     );
     let bytes = std::fs::read(&weights).unwrap();
     let loaded = othello::patterns::Weights::from_bytes(&bytes).expect("the weights load");
