@@ -425,6 +425,14 @@ impl Weights {
         sum
     }
 
+    /// A 64-bit FNV-1a hash of the weights as written: names the evaluation where a data file
+    /// must say which one made it.
+    pub fn fingerprint(&self) -> u64 {
+        self.to_bytes().iter().fold(0xcbf2_9ce4_8422_2325, |hash, &byte| {
+            (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+        })
+    }
+
     /// Writes the weights: a header line, then each stage's canonical configurations' weights as
     /// little-endian i16, zeros packed as runs (a 0 followed by the run's length as u16).
     pub fn to_bytes(&self) -> Vec<u8> {

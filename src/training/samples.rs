@@ -4,7 +4,7 @@
 //! a rerun with the same settings cuts off the unfinished tail and goes on from there.
 //!
 //! ```text
-//! # othello selfplay 2: player=engine:nodes=20000 opening=2..12 random=5% exact=16 seed=1 shard=0/1
+//! # othello selfplay 2: player=engine:nodes=20000 weights=a13b6456fbcf3d9f opening=2..12 random=5% exact=16 seed=1 shard=0/1
 //! 7 0000001008000000 0000000810000000 +6 r -2
 //! ...
 //! #done 7

@@ -9,10 +9,12 @@ use std::ops::RangeInclusive;
 
 use crate::board::Board;
 use crate::color::Color;
+use crate::patterns::default_weights;
 use crate::player::Failed;
 use crate::position::Position;
 use crate::rng::SeededRng;
 use crate::search::endgame::Solver;
+use crate::search::engine::EngineEval;
 use crate::strategy::StrategySpec;
 use crate::value::Value;
 
@@ -32,9 +34,18 @@ pub struct SelfPlayConfig {
 
 impl SelfPlayConfig {
     /// The settings in one line, for a data file's header: a file resumes only with the same ones.
+    /// A trained engine's weights are named by their fingerprint: after new weights are built in
+    /// (or given), the same player spec plays other games, which must not join the old file.
     pub fn describe(&self) -> String {
+        let weights = match &self.player {
+            StrategySpec::EngineNodes { style, .. } if style.eval == EngineEval::Patterns => {
+                let weights = style.weights.map_or_else(default_weights, |loaded| &loaded.weights);
+                format!(" weights={:016x}", weights.fingerprint())
+            }
+            _ => String::new(),
+        };
         format!(
-            "player={} opening={}..{} random={}% exact={} seed={}",
+            "player={}{weights} opening={}..{} random={}% exact={} seed={}",
             self.player,
             self.opening_plies.start(),
             self.opening_plies.end(),

@@ -439,3 +439,68 @@ fn train_reads_version_1_files_and_blends_search_values_into_the_targets() {
         .stderr(predicates::str::contains(format!("\"{value}\" is not a share")));
     }
 }
+
+/// A file's header names the engine's weights by their fingerprint: continuing it with other
+/// weights (new ones built in, or `--weights`) is refused, the same weights from a file continue it.
+#[test]
+fn a_file_is_continued_only_with_the_weights_that_made_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data.txt");
+    let run = |games: &str, weights: Option<&Path>| {
+        let mut args = vec![
+            "selfplay",
+            data.to_str().unwrap(),
+            "--games",
+            games,
+            "--player",
+            "engine:nodes=300",
+        ];
+        args.extend(["--exact-empties", "8", "--threads", "1"]);
+        let mut command = common::othello(args);
+        if let Some(weights) = weights {
+            command.args(["--weights", weights.to_str().unwrap()]);
+        }
+        command.assert()
+    };
+    run("2", None).success();
+    let header = std::fs::read_to_string(&data)
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap()
+        .to_string();
+    let fingerprint = othello::patterns::builtin().fingerprint();
+    assert!(
+        header.contains(&format!("player=engine:nodes=300 weights={fingerprint:016x} ")),
+        "{header}"
+    );
+    // A copy of the built-in weights is the same evaluation.
+    let copy = dir.path().join("copy.bin");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("weights/patterns.bin"),
+        &copy,
+    )
+    .unwrap();
+    run("3", Some(&copy))
+        .success()
+        .stdout(predicates::str::contains("(2 games there before)"));
+    // Other weights play other games: refused, the file left alone.
+    let other = dir.path().join("other.bin");
+    common::othello([
+        "train",
+        data.to_str().unwrap(),
+        "--out",
+        other.to_str().unwrap(),
+        "--epochs",
+        "1",
+        "--validation-percent",
+        "1",
+    ])
+    .assert()
+    .success();
+    let before = std::fs::read_to_string(&data).unwrap();
+    run("4", Some(&other))
+        .code(2)
+        .stderr(predicates::str::contains("made with other settings"));
+    assert_eq!(std::fs::read_to_string(&data).unwrap(), before);
+}
