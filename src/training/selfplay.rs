@@ -98,7 +98,9 @@ pub fn play_game(config: &SelfPlayConfig, index: u64) -> Result<SelfPlayGame, Fa
         }
         let board = position.board;
         let random = ply < opening || rng.below(100) < u64::from(config.random_percent);
-        let square = if board.empty_count() <= config.exact_empties {
+        // The player's move where it searched anyway (every unsolved position, also where a
+        // random move is played, so that each sample carries its value).
+        let searched = if board.empty_count() <= config.exact_empties {
             let solution = solver
                 .solve(board)
                 .expect("a solver without a deadline or node limit finishes");
@@ -109,22 +111,17 @@ pub fn play_game(config: &SelfPlayConfig, index: u64) -> Result<SelfPlayGame, Fa
                 exact: true,
                 value: None,
             });
-            if random {
-                rng.pick_square(position.moves())
-            } else {
-                player.choose(position)?.square
-            }
+            None
         } else {
-            // The player searches every unsolved position, also where a random move is played,
-            // so that each sample carries its value.
             let decision = player.choose(position)?;
             let value = decision.value.and_then(Value::discs).map(|v| v.clamp(-64, 64) as i8);
             unsolved.push((board, position.to_move, value));
-            if random {
-                rng.pick_square(position.moves())
-            } else {
-                decision.square
-            }
+            Some(decision.square)
+        };
+        let square = match (random, searched) {
+            (true, _) => rng.pick_square(position.moves()),
+            (false, Some(square)) => square,
+            (false, None) => player.choose(position)?.square,
         };
         position = position.play(square);
         ply += 1;
