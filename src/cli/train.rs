@@ -42,6 +42,22 @@ pub struct TrainArgs {
     /// version 2) and the rest of its game's result; validation stays on the results
     #[arg(long, value_name = "SHARE", default_value_t = 0.0, value_parser = share)]
     search_weight: f32,
+    /// How the least-squares fit is solved: `steps`, full passes in which each weight moves by its
+    /// mean residual (--epochs of them; the fit of rounds 1-6), or `cg`, conjugate gradients per
+    /// stage (--epochs iterations), which converges where the steps are still moving
+    #[arg(long, value_enum, default_value_t = Method::Steps)]
+    method: Method,
+    /// With --search-weight: replace each search value by its λ-return, (1 - λ) times the value
+    /// plus λ times the next position's return, down to the first solved position's exact score
+    /// (0: the value itself)
+    #[arg(long, value_name = "LAMBDA", default_value_t = 0.0, value_parser = share)]
+    lambda: f32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Method {
+    Steps,
+    Cg,
 }
 
 /// A share from 0 to 1.
@@ -96,7 +112,7 @@ pub(crate) fn read_games(path: &std::path::Path, mut game: impl FnMut(u64, Vec<S
 /// result and search value) and validation ones (toward the result).
 fn read(
     path: &std::path::Path,
-    (percent, search_weight): (u64, f32),
+    (percent, search_weight, lambda): (u64, f32, f32),
     train: &mut Vec<Example>,
     valid: &mut Vec<Example>,
 ) -> Result<()> {
@@ -104,11 +120,7 @@ fn read(
         if index % 100 < percent {
             valid.extend(samples.into_iter().map(Example::from));
         } else {
-            train.extend(
-                samples
-                    .into_iter()
-                    .map(|sample| Example::blended(sample, search_weight)),
-            );
+            train.extend(Example::game_targets(&samples, search_weight, lambda));
         }
     })
 }
@@ -123,7 +135,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
     for path in &args.files {
         read(
             path,
-            (u64::from(args.validation_percent), args.search_weight),
+            (u64::from(args.validation_percent), args.search_weight, args.lambda),
             &mut train,
             &mut valid,
         )?;
@@ -152,13 +164,20 @@ pub fn run(args: TrainArgs) -> Result<()> {
     let builtin = StageErrors::of(&valid, |board| {
         crate::patterns::builtin().evaluate(board) as f32 / SCALE as f32
     });
-    for epoch in 1..=config.epochs {
-        model.step(&train, &config);
-        if epoch % 10 == 0 || epoch == config.epochs {
-            let errors = StageErrors::of(&valid, |board| model.predict(board));
-            let mean = mean_rmse(&errors);
-            eprintln!("epoch {epoch}: validation error {mean:.2} discs");
+    match args.method {
+        Method::Steps => {
+            for epoch in 1..=config.epochs {
+                model.step(&train, &config);
+                if epoch % 10 == 0 || epoch == config.epochs {
+                    let errors = StageErrors::of(&valid, |board| model.predict(board));
+                    let mean = mean_rmse(&errors);
+                    eprintln!("epoch {epoch}: validation error {mean:.2} discs");
+                }
+            }
         }
+        Method::Cg => model.fit(&train, &config, config.epochs, |stage| {
+            eprintln!("stage {} of {STAGES} fitted", stage + 1)
+        }),
     }
     let weights = model.to_weights();
     let fitted = StageErrors::of(&train, |board| model.predict(board));

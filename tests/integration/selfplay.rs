@@ -425,19 +425,60 @@ fn train_reads_version_1_files_and_blends_search_values_into_the_targets() {
     assert_eq!(fit(&v1_path, "0"), results);
     assert_eq!(fit(&v1_path, "1"), results, "a version 1 file has no values to blend");
     assert_ne!(fit(&v2, "1"), results);
-    for value in ["-0.1", "1.5", "NaN"] {
-        common::othello([
+    for option in ["--search-weight", "--lambda"] {
+        for value in ["-0.1", "1.5", "NaN"] {
+            common::othello(["train", v2.to_str().unwrap(), "--out", "w.bin", option, value])
+                .assert()
+                .code(2)
+                .stderr(predicates::str::contains(format!("\"{value}\" is not a share")));
+        }
+    }
+}
+
+/// `--lambda` moves the targets only where there are search values to chain, and `--method cg`
+/// is another fit of the same targets: both write weights, each its own.
+#[test]
+fn train_chains_values_by_lambda_and_fits_by_conjugate_gradients() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data.txt");
+    common::othello([
+        "selfplay",
+        data.to_str().unwrap(),
+        "--games",
+        "12",
+        "--player",
+        "engine:nodes=2000",
+        "--exact-empties",
+        "8",
+    ])
+    .assert()
+    .success();
+    let fit = |extra: &[&str]| {
+        let out = dir.path().join(format!("w{}.bin", extra.join("_")));
+        let mut args = vec![
             "train",
-            v2.to_str().unwrap(),
+            data.to_str().unwrap(),
             "--out",
-            "w.bin",
-            "--search-weight",
-            value,
-        ])
+            out.to_str().unwrap(),
+            "--epochs",
+            "3",
+        ];
+        args.extend_from_slice(extra);
+        common::othello(args).assert().success();
+        std::fs::read(out).unwrap()
+    };
+    let values = fit(&["--search-weight", "1"]);
+    assert_eq!(fit(&["--search-weight", "1", "--lambda", "0"]), values);
+    assert_ne!(fit(&["--search-weight", "1", "--lambda", "0.5"]), values);
+    // Without values in the targets, lambda has nothing to chain.
+    assert_eq!(fit(&["--lambda", "0.5"]), fit(&[]));
+    let cg = fit(&["--method", "cg"]);
+    assert_ne!(cg, fit(&[]));
+    assert_eq!(cg, fit(&["--method", "cg"]), "the same fit on the same data");
+    common::othello(["train", data.to_str().unwrap(), "--out", "w.bin", "--method", "newton"])
         .assert()
         .code(2)
-        .stderr(predicates::str::contains(format!("\"{value}\" is not a share")));
-    }
+        .stderr(predicates::str::contains("newton"));
 }
 
 /// A file's header names the engine's weights by their fingerprint: continuing it with other
