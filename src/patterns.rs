@@ -125,7 +125,9 @@ pub struct Layout {
     pub canonical: Vec<Vec<u32>>,
     /// Every instance of every pattern, for the fast evaluation.
     readers: Vec<Reader>,
-    /// Per reader, `READER_SPAN` entries: the reading-order index of each packed set of its squares.
+    /// The tables of the readers, one for each order in which some instance reads its squares
+    /// (instances that read theirs alike share one, so that all fit the first-level cache): the
+    /// reading-order index of each packed set of an instance's squares.
     ternary: Vec<u16>,
 }
 
@@ -137,10 +139,9 @@ struct Reader {
     mask: u64,
     /// Where the instance's pattern starts in a stage's table.
     offset: u32,
+    /// Where the instance's table starts in `Layout::ternary`: 2^squares entries.
+    ternary: u32,
 }
-
-/// Table entries per reader: every subset of at most 10 squares.
-const READER_SPAN: usize = 1 << 10;
 
 /// The global weights after the patterns in a stage's table: the constant and the mobility.
 pub const CONSTANT: usize = 0;
@@ -154,9 +155,12 @@ impl Layout {
         let mut canonical = Vec::new();
         let mut readers = Vec::new();
         let mut ternary = Vec::new();
+        let mut tables: Vec<(Vec<u16>, u32)> = Vec::new();
         let mut offset = 0;
         for pattern in &PATTERNS {
             let n = pattern.squares.len();
+            // Indices up to 3^10 fit the u16 tables.
+            assert!(n <= 10, "pattern {} has more than 10 squares", pattern.name);
             let mut found: Vec<Vec<u8>> = Vec::new();
             // Reorderings of the pattern's own squares that a symmetry gives: one configuration.
             let mut self_maps: Vec<Vec<usize>> = Vec::new();
@@ -196,10 +200,6 @@ impl Layout {
             }
             for image in &found {
                 let mask = image.iter().fold(0u64, |mask, &s| mask | 1 << s);
-                readers.push(Reader {
-                    mask,
-                    offset: offset as u32,
-                });
                 // Bit k of a packed set is the k-th lowest square of the instance; its digit counts
                 // 3^(n - 1 - position in reading order), the first square read being the most significant.
                 let mut ascending = image.clone();
@@ -211,10 +211,23 @@ impl Layout {
                         3u32.pow((n - 1 - position) as u32)
                     })
                     .collect();
-                ternary.extend((0..READER_SPAN).map(|bits| {
-                    let value: u32 = (0..n).filter(|k| bits >> k & 1 != 0).map(|k| powers[k]).sum();
-                    value as u16
-                }));
+                let table: Vec<u16> = (0..1usize << n)
+                    .map(|bits| (0..n).filter(|k| bits >> k & 1 != 0).map(|k| powers[k]).sum::<u32>() as u16)
+                    .collect();
+                let start = match tables.iter().find(|(known, _)| *known == table) {
+                    Some(&(_, start)) => start,
+                    None => {
+                        let start = ternary.len() as u32;
+                        ternary.extend_from_slice(&table);
+                        tables.push((table, start));
+                        start
+                    }
+                };
+                readers.push(Reader {
+                    mask,
+                    offset: offset as u32,
+                    ternary: start,
+                });
             }
             instances.push(found);
             offsets.push(offset);
@@ -405,10 +418,12 @@ impl Weights {
         let mut sum = i32::from(table[layout.global(CONSTANT)]);
         sum += i32::from(table[layout.global(MOBILITY)]) * mobility_with(board, moves);
         let (player, opponent) = (board.player.0, board.opponent.0);
-        for (reader, ternary) in layout.readers.iter().zip(layout.ternary.chunks_exact(READER_SPAN)) {
+        let ternary = &layout.ternary;
+        for reader in &layout.readers {
+            let start = reader.ternary as usize;
             let ours = C::extract(player, reader.mask) as usize;
             let theirs = C::extract(opponent, reader.mask) as usize;
-            let index = reader.offset as usize + ternary[ours] as usize + 2 * ternary[theirs] as usize;
+            let index = reader.offset as usize + ternary[start + ours] as usize + 2 * ternary[start + theirs] as usize;
             sum += i32::from(table[index]);
         }
         sum
@@ -609,6 +624,16 @@ mod tests {
             }
             assert_eq!(weights.evaluate(board), expected);
         }
+        // Instances that read their squares in the same order share one table, and the tables
+        // together fit a first-level cache.
+        let layout = Layout::get();
+        let tables: std::collections::BTreeSet<u32> = layout.readers.iter().map(|r| r.ternary).collect();
+        assert!(tables.len() < layout.readers.len(), "{} tables", tables.len());
+        assert!(
+            layout.ternary.len() * 2 <= 32 * 1024,
+            "{} entries",
+            layout.ternary.len()
+        );
     }
 
     #[test]
