@@ -394,11 +394,9 @@ mod tests {
     use super::*;
     use crate::rng::SeededRng;
 
-    /// Positions from random games, scored by a known linear rule of their patterns: the fit must
-    /// find it far better than guessing zero, and its exported weights must agree with it.
-    #[test]
-    fn the_fit_learns_a_rule_it_can_express() {
-        let mut rng = SeededRng::new(4);
+    /// At least 4,000 positions of random games (seeded), each scored by `rule`.
+    fn random_examples(seed: u64, rule: impl Fn(Board) -> f32) -> Vec<Example> {
+        let mut rng = SeededRng::new(seed);
         let mut examples = Vec::new();
         while examples.len() < 4000 {
             let mut board = Board::START;
@@ -409,15 +407,30 @@ mod tests {
                     board.play(rng.pick_square(board.moves()))
                 };
                 if !board.moves().is_empty() {
-                    // Corners count 4 discs each, the rest of the edges 1, plus 2 per move ahead.
-                    let corners = |bits: u64| (bits & 0x8100_0000_0000_0081).count_ones() as f32;
-                    let edges = |bits: u64| (bits & 0xff81_8181_8181_81ff).count_ones() as f32;
-                    let (p, o) = (board.player.0, board.opponent.0);
-                    let score = 3.0 * (corners(p) - corners(o)) + (edges(p) - edges(o)) + 2.0 * mobility(board) as f32;
-                    examples.push(Example { board, score });
+                    examples.push(Example {
+                        board,
+                        score: rule(board),
+                    });
                 }
             }
         }
+        examples
+    }
+
+    fn corners(bits: u64) -> f32 {
+        (bits & 0x8100_0000_0000_0081).count_ones() as f32
+    }
+
+    /// Positions from random games, scored by a known linear rule of their patterns: the fit must
+    /// find it far better than guessing zero, and its exported weights must agree with it.
+    #[test]
+    fn the_fit_learns_a_rule_it_can_express() {
+        // Corners count 4 discs each, the rest of the edges 1, plus 2 per move ahead.
+        let examples = random_examples(4, |board| {
+            let edges = |bits: u64| (bits & 0xff81_8181_8181_81ff).count_ones() as f32;
+            let (p, o) = (board.player.0, board.opponent.0);
+            3.0 * (corners(p) - corners(o)) + (edges(p) - edges(o)) + 2.0 * mobility(board) as f32
+        });
         let mut model = Model::new();
         let before = StageErrors::of(&examples, |_| 0.0);
         let config = TrainConfig::default();
@@ -460,24 +473,10 @@ mod tests {
     /// rule the patterns express it ends far nearer the rule than the steps' default passes do.
     #[test]
     fn conjugate_gradients_fit_closer_than_the_same_number_of_steps() {
-        let mut rng = SeededRng::new(5);
-        let mut examples = Vec::new();
-        while examples.len() < 4000 {
-            let mut board = Board::START;
-            while !board.is_game_over() {
-                board = if board.moves().is_empty() {
-                    board.pass()
-                } else {
-                    board.play(rng.pick_square(board.moves()))
-                };
-                if !board.moves().is_empty() {
-                    let corners = |bits: u64| (bits & 0x8100_0000_0000_0081).count_ones() as f32;
-                    let (p, o) = (board.player.0, board.opponent.0);
-                    let score = 4.0 * (corners(p) - corners(o)) + 1.5 * mobility(board) as f32 - 3.0;
-                    examples.push(Example { board, score });
-                }
-            }
-        }
+        let examples = random_examples(5, |board| {
+            let (p, o) = (board.player.0, board.opponent.0);
+            4.0 * (corners(p) - corners(o)) + 1.5 * mobility(board) as f32 - 3.0
+        });
         let config = TrainConfig {
             shrinkage: 0.01,
             ..TrainConfig::default()

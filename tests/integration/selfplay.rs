@@ -25,6 +25,12 @@ fn selfplay(file: &Path, extra: &[&str]) -> assert_cmd::assert::Assert {
     common::othello(args).assert()
 }
 
+/// Twelve games of an engine, whose files carry its search values.
+fn engine_selfplay(file: &Path) -> assert_cmd::assert::Assert {
+    let args = ["--games", "12", "--player", "engine:nodes=2000", "--exact-empties", "8"];
+    common::othello(["selfplay", file.to_str().unwrap()].into_iter().chain(args)).assert()
+}
+
 /// Each game's block of lines (its `#done` line included), by game index; the header apart.
 fn blocks(text: &str) -> (String, BTreeMap<u64, String>) {
     let mut lines = text.lines();
@@ -364,18 +370,7 @@ fn a_shrinkage_that_would_write_nan_weights_is_refused() {
 fn train_reads_version_1_files_and_blends_search_values_into_the_targets() {
     let dir = tempfile::tempdir().unwrap();
     let v2 = dir.path().join("v2.txt");
-    common::othello([
-        "selfplay",
-        v2.to_str().unwrap(),
-        "--games",
-        "12",
-        "--player",
-        "engine:nodes=2000",
-        "--exact-empties",
-        "8",
-    ])
-    .assert()
-    .success();
+    engine_selfplay(&v2).success();
     let text = std::fs::read_to_string(&v2).unwrap();
     assert!(
         text.starts_with("# othello selfplay 2: player=engine:nodes=2000 "),
@@ -441,18 +436,7 @@ fn train_reads_version_1_files_and_blends_search_values_into_the_targets() {
 fn train_chains_values_by_lambda_and_fits_by_conjugate_gradients() {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data.txt");
-    common::othello([
-        "selfplay",
-        data.to_str().unwrap(),
-        "--games",
-        "12",
-        "--player",
-        "engine:nodes=2000",
-        "--exact-empties",
-        "8",
-    ])
-    .assert()
-    .success();
+    engine_selfplay(&data).success();
     let fit = |extra: &[&str]| {
         let out = dir.path().join(format!("w{}.bin", extra.join("_")));
         let mut args = vec![
