@@ -640,6 +640,11 @@ impl Engine {
         let mut keyed: ArrayVec<(i32, Square, Board), 64> = ArrayVec::new();
         for square in moves {
             let child = board.play_on::<C>(square);
+            // Every child that is not a leaf probes the table first: each probe is a miss to
+            // memory, which the cache can be fetching while the others are generated and ordered.
+            if depth > 1 {
+                self.table.prefetch(child);
+            }
             let key = if square.index() as u8 == hinted || depth < 3 {
                 i32::MIN + keyed.len() as i32
             } else if self.eval == EngineEval::Patterns && depth >= EVAL_ORDERING_DEPTH {
