@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # FFO positions solved exactly by othello and by Zebra, one thread each, alternating position by
 # position in one run: a Markdown table of each program's CPU time (user + system, of the whole
-# process) and nodes per position, with totals and the ratio. Zebra is a measuring instrument
+# process) and nodes per position, with totals and the ratio; othello's score is checked against the
+# file's answer (the `score` column says `ok` or the wrong score, and the script then exits 1). Zebra is a measuring instrument
 # built outside the project (../shared/anchors/README.md): ZEBRA_DIR names its folder (with
 # scrzebra and coeffs2.bin).
 #
@@ -39,9 +40,9 @@ cargo build --quiet --release --manifest-path "$root/Cargo.toml"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/^/<!-- /; s/$/ -->/' || true
-echo "| # | empties | othello s | othello nodes | Zebra s | Zebra nodes | ratio |"
-echo "|---|---|---|---|---|---|---|"
-ours_total=0; zebra_total=0
+echo "| # | empties | score | othello s | othello nodes | Zebra s | Zebra nodes | ratio |"
+echo "|---|---|---|---|---|---|---|---|"
+ours_total=0; zebra_total=0; wrong=0
 for n in "${positions[@]}"; do
   line=$(sed -n "$((n - 39))p" "$root/fixtures/ffo/fforum-40-59.obf")
   board=$(echo "$line" | awk '{print $1}')
@@ -50,6 +51,10 @@ for n in "${positions[@]}"; do
   /usr/bin/time -f '%U %S' -o "$work/ours.time" "$root/target/release/othello" solve --threads "${THREADS:-1}" --json -- \
     "$board $side;" > "$work/ours.json"
   ours_nodes=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["nodes"])' "$work/ours.json")
+  ours_score=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["score"])' "$work/ours.json")
+  # The file's first answer is the best move's score, written with its sign (+38, -2, +0).
+  answer=$(echo "$line" | awk -F';' '{print $2}' | sed 's/.*://; s/+//')
+  if [ "$ours_score" -eq "$answer" ]; then score=ok; else score="$ours_score, not $answer"; wrong=1; fi
   echo "$board $side" > "$work/zebra.in"
   (cd "$zebra" && /usr/bin/time -f '%U %S' -o "$work/zebra.time" ./scrzebra -b 0 -h 22 -script "$work/zebra.in" \
     "$work/zebra.out" > "$work/zebra.log" 2>&1)
@@ -59,7 +64,8 @@ for n in "${positions[@]}"; do
   ours_total=$(echo "$ours_total $ours_s" | awk '{printf "%.2f", $1 + $2}')
   zebra_total=$(echo "$zebra_total $zebra_s" | awk '{printf "%.2f", $1 + $2}')
   ratio=$(echo "$ours_s $zebra_s" | awk '{printf "%.2f", $1 / ($2 > 0 ? $2 : 0.01)}')
-  echo "| $n | $empties | $ours_s | $ours_nodes | $zebra_s | $zebra_nodes | $ratio |"
+  echo "| $n | $empties | $score | $ours_s | $ours_nodes | $zebra_s | $zebra_nodes | $ratio |"
 done
 ratio=$(echo "$ours_total $zebra_total" | awk '{printf "%.2f", $1 / $2}')
-echo "| all | | $ours_total | | $zebra_total | | $ratio |"
+echo "| all | | | $ours_total | | $zebra_total | | $ratio |"
+exit "$wrong"
