@@ -135,9 +135,15 @@ pub struct Layout {
     /// Every instance of every pattern, for the fast evaluation.
     readers: Vec<Reader>,
     /// The tables of the readers, one for each order in which some instance reads its squares
-    /// (instances that read theirs alike share one, so that all fit the first-level cache): the
-    /// reading-order index of each packed set of an instance's squares.
+    /// (instances that read theirs alike share one): the reading-order index of each packed set of
+    /// an instance's squares.
     ternary: Vec<u16>,
+    /// Per instance (in the readers' order), where its pattern starts in a stage's table.
+    instance_offsets: Vec<u32>,
+    /// Per square, what one disc there adds to each instance's index (the power of 3 of the
+    /// square's place in the instance's reading order, 0 where the instance lacks the square):
+    /// what [`Features`] are kept up to date with.
+    powers: Vec<[u16; LANES]>,
 }
 
 /// One pattern instance as the fast evaluation reads it: its squares gathered as bits (`pext`
@@ -165,12 +171,15 @@ impl Layout {
         let mut readers = Vec::new();
         let mut ternary = Vec::new();
         let mut tables: Vec<(Vec<u16>, u32)> = Vec::new();
+        let mut instance_offsets = Vec::new();
+        let mut powers = vec![[0u16; LANES]; 64];
         let mut offset = 0;
         for pattern in &PATTERNS {
             let n = pattern.squares.len();
             // Indices up to 3^10 fit the u16 tables.
             assert!(n <= 10, "pattern {} has more than 10 squares", pattern.name);
             let mut found: Vec<Vec<u8>> = Vec::new();
+
             // Reorderings of the pattern's own squares that a symmetry gives: one configuration.
             let mut self_maps: Vec<Vec<usize>> = Vec::new();
             for g in 0..8 {
@@ -238,6 +247,14 @@ impl Layout {
                     ternary: start,
                 });
             }
+            for image in &found {
+                let instance = instance_offsets.len();
+                assert!(instance < LANES, "more pattern instances than `Features` has lanes");
+                for (position, &square) in image.iter().enumerate() {
+                    powers[square as usize][instance] = 3u16.pow((n - 1 - position) as u32);
+                }
+                instance_offsets.push(offset as u32);
+            }
             instances.push(found);
             offsets.push(offset);
             canonical.push(canon);
@@ -250,6 +267,8 @@ impl Layout {
             canonical,
             readers,
             ternary,
+            instance_offsets,
+            powers,
         }
     }
 
@@ -321,6 +340,85 @@ pub fn mobility(board: Board) -> i32 {
 #[inline(always)]
 fn mobility_with(board: Board, moves: Bitboard) -> i32 {
     moves.count() as i32 - board.opponent_moves().count() as i32
+}
+
+/// Lanes of each side of [`Features`]: one per pattern instance (54), rounded up to what the vector
+/// units add in a few instructions.
+pub const LANES: usize = 64;
+
+/// Every pattern instance's index as the side to move reads it (its discs the digit 1, the
+/// opponent's 2) and as the opponent reads it, kept up to date move by move: a search that carries
+/// them from a node to its children pays a few vector additions a move (one line of powers for the
+/// square played and one for each disc turned) instead of gathering every instance's squares at
+/// every leaf, and the evaluation then reads each weight with one load.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(C, align(64))]
+pub struct Features {
+    ours: [u16; LANES],
+    theirs: [u16; LANES],
+}
+
+impl Features {
+    /// The indices of `board`, read afresh.
+    pub fn of(board: Board) -> Features {
+        let powers = &Layout::get().powers;
+        let mut features = Features {
+            ours: [0; LANES],
+            theirs: [0; LANES],
+        };
+        for square in board.player {
+            let line = &powers[square.index()];
+            for k in 0..LANES {
+                features.ours[k] += line[k];
+                features.theirs[k] += 2 * line[k];
+            }
+        }
+        for square in board.opponent {
+            let line = &powers[square.index()];
+            for k in 0..LANES {
+                features.ours[k] += 2 * line[k];
+                features.theirs[k] += line[k];
+            }
+        }
+        features
+    }
+
+    /// The indices of `child`, a position `parent`'s side to move reached by one move: the square
+    /// played becomes the new opponent's (digit 0 to 2 for the side now to move, 0 to 1 for the
+    /// other), each disc turned changes hands (1 to 2, and 2 to 1), and the two readings swap.
+    #[inline(always)]
+    pub fn after(&self, parent: Board, child: Board) -> Features {
+        let powers = &Layout::get().powers;
+        let played_and_turned = child.opponent.0 ^ parent.player.0;
+        let turned = played_and_turned & parent.opponent.0;
+        debug_assert_eq!((played_and_turned ^ turned).count_ones(), 1, "one move from parent to child");
+        let played = &powers[(played_and_turned ^ turned).trailing_zeros() as usize & 63];
+        let mut change = [0u16; LANES];
+        for square in Bitboard(turned) {
+            let line = &powers[square.index()];
+            for k in 0..LANES {
+                change[k] = change[k].wrapping_add(line[k]);
+            }
+        }
+        let mut next = Features {
+            ours: [0; LANES],
+            theirs: [0; LANES],
+        };
+        for k in 0..LANES {
+            next.ours[k] = self.theirs[k].wrapping_add(played[k].wrapping_mul(2)).wrapping_add(change[k]);
+            next.theirs[k] = self.ours[k].wrapping_add(played[k]).wrapping_sub(change[k]);
+        }
+        next
+    }
+
+    /// The indices after a pass: the same discs, read by the other side.
+    #[inline(always)]
+    pub fn passed(&self) -> Features {
+        Features {
+            ours: self.theirs,
+            theirs: self.ours,
+        }
+    }
 }
 
 /// Weights in 1/`SCALE` discs: per stage, every configuration of every pattern, then the globals.
@@ -439,6 +537,20 @@ impl Weights {
             let theirs = C::extract(opponent, reader.mask) as usize;
             let index = reader.offset as usize + ternary[start + ours] as usize + 2 * ternary[start + theirs] as usize;
             sum += i32::from(table[index]);
+        }
+        sum
+    }
+
+    /// [`Weights::evaluate_with_moves`] from `board`'s [`Features`]: the same value, a load a
+    /// pattern instance.
+    #[inline(always)]
+    pub fn evaluate_features(&self, board: Board, moves: Bitboard, features: &Features) -> i32 {
+        let layout = Layout::get();
+        let table = &self.stages[stage(board.empty_count())];
+        let mut sum = i32::from(table[layout.global(CONSTANT)]);
+        sum += i32::from(table[layout.global(MOBILITY)]) * mobility_with(board, moves);
+        for (&offset, &index) in layout.instance_offsets.iter().zip(&features.ours) {
+            sum += i32::from(table[offset as usize + index as usize]);
         }
         sum
     }
@@ -637,6 +749,35 @@ mod tests {
                 board
             })
             .collect()
+    }
+
+    /// Features carried move by move through whole random games, passes too, are the ones read
+    /// afresh, and evaluate as the position does.
+    #[test]
+    fn features_kept_move_by_move_are_the_ones_read_afresh() {
+        let weights = random_weights(9);
+        let mut rng = SeededRng::new(10);
+        let mut positions = 0;
+        for _ in 0..40 {
+            let mut board = Board::START;
+            let mut features = Features::of(board);
+            while !board.is_game_over() {
+                assert_eq!(features, Features::of(board), "{board:?}");
+                let moves = board.moves();
+                assert_eq!(
+                    weights.evaluate_features(board, moves, &features),
+                    weights.evaluate_by_squares(board)
+                );
+                positions += 1;
+                if moves.is_empty() {
+                    (board, features) = (board.pass(), features.passed());
+                } else {
+                    let child = board.play(rng.pick_square(moves));
+                    (board, features) = (child, features.after(board, child));
+                }
+            }
+        }
+        assert!(positions > 2000);
     }
 
     #[test]

@@ -11,7 +11,7 @@ use arrayvec::ArrayVec;
 use crate::board::Board;
 use crate::cpu::{Cpu, at_level, with_cpu};
 use crate::eval::{Eval, weighted_score};
-use crate::patterns::{self, LoadedWeights, Weights};
+use crate::patterns::{self, Features, LoadedWeights, Weights};
 use crate::rng::SeededRng;
 use crate::search::book::{self, Book};
 use crate::search::endgame::Solver;
@@ -373,7 +373,8 @@ impl Engine {
         self.limits.resume();
         let values = (1..=max_depth)
             .map(|depth| {
-                let value = with_cpu!(C => self.search::<C>(board, depth, -INFINITY, INFINITY, false));
+                let value =
+                    with_cpu!(C => self.search::<C>(board, &Features::of(board), depth, -INFINITY, INFINITY, false));
                 (value.abs() < WIN / 2).then(|| f64::from(value) / f64::from(patterns::SCALE))
             })
             .collect();
@@ -566,7 +567,8 @@ impl Engine {
     /// search tries first, and receives this one's.
     fn root(&mut self, board: Board, depth: u32) -> Root {
         (self.root, self.root_depth, self.root_partial) = (board, depth, None);
-        let value = with_cpu!(C => self.search::<C>(board, depth, -INFINITY, INFINITY, false));
+        let features = Features::of(board);
+        let value = with_cpu!(C => self.search::<C>(board, &features, depth, -INFINITY, INFINITY, false));
         if self.limits.stopped() {
             return match self
                 .root_partial
@@ -582,14 +584,23 @@ impl Engine {
         }
     }
 
-    /// Principal variation search to `depth` plies; a pass does not use up a ply here.
+    /// Principal variation search to `depth` plies; a pass does not use up a ply here. `features`
+    /// are `board`'s, carried down from the root.
     #[inline(always)]
-    fn search<C: Cpu>(&mut self, board: Board, depth: u32, alpha: i32, beta: i32, passed: bool) -> i32 {
-        at_level!(C, self: Engine => search_body(board: Board, depth: u32, alpha: i32, beta: i32, passed: bool) -> i32)
+    fn search<C: Cpu>(&mut self, board: Board, features: &Features, depth: u32, alpha: i32, beta: i32, passed: bool) -> i32 {
+        at_level!(C, self: Engine => search_body(board: Board, features: &Features, depth: u32, alpha: i32, beta: i32, passed: bool) -> i32)
     }
 
     #[inline(always)]
-    fn search_body<C: Cpu>(&mut self, board: Board, depth: u32, mut alpha: i32, mut beta: i32, passed: bool) -> i32 {
+    fn search_body<C: Cpu>(
+        &mut self,
+        board: Board,
+        features: &Features,
+        depth: u32,
+        mut alpha: i32,
+        mut beta: i32,
+        passed: bool,
+    ) -> i32 {
         self.nodes += 1;
         if self.limits.reached(self.nodes) {
             return 0;
@@ -602,11 +613,11 @@ impl Engine {
             if board.opponent_moves().is_empty() {
                 return terminal_value(board);
             }
-            return -self.search::<C>(board.pass(), depth, -beta, -alpha, true);
+            return -self.search::<C>(board.pass(), &features.passed(), depth, -beta, -alpha, true);
         }
         if depth == 0 {
             return match self.eval {
-                EngineEval::Patterns => self.weights.evaluate_with_moves::<C>(board, moves),
+                EngineEval::Patterns => self.weights.evaluate_features(board, moves, features),
                 EngineEval::HandMade => evaluate::<C>(self.eval, self.weights, board),
             };
         }
@@ -625,7 +636,7 @@ impl Engine {
             }
         }
         if self.selective && depth >= probcut::MIN_DEPTH {
-            if let Some(value) = self.probcut::<C>(board, depth, alpha, beta) {
+            if let Some(value) = self.probcut::<C>(board, features, depth, alpha, beta) {
                 return value;
             }
             // The shallow searches leave their best move in the table: a first move to try.
@@ -650,7 +661,10 @@ impl Engine {
             } else if self.eval == EngineEval::Patterns && depth >= EVAL_ORDERING_DEPTH {
                 // Deep enough, the trained evaluation pays for itself in the ordering: the child's
                 // value for the opponent, plus two discs a reply.
-                fastest_first(child) * ORDERING_REPLY + evaluate::<C>(self.eval, self.weights, child)
+                let value = self
+                    .weights
+                    .evaluate_features(child, child.moves(), &features.after(board, child));
+                fastest_first(child) * ORDERING_REPLY + value
             } else {
                 fastest_first(child)
             };
@@ -673,7 +687,7 @@ impl Engine {
             |child| threads::is_busy(busy.as_deref(), child),
             |child, a, b| {
                 let value = threads::marked(busy.as_deref(), child, || {
-                    self.search::<C>(child, depth - 1, a, b, false)
+                    self.search::<C>(child, &features.after(board, child), depth - 1, a, b, false)
                 });
                 (!self.limits.stopped()).then_some(value)
             },
@@ -705,16 +719,16 @@ impl Engine {
     /// Multi-ProbCut: `Some(bound)` when a shallow search says the deep one would almost surely
     /// fail beyond the window (high or low).
     #[inline(always)]
-    fn probcut<C: Cpu>(&mut self, board: Board, depth: u32, alpha: i32, beta: i32) -> Option<i32> {
+    fn probcut<C: Cpu>(&mut self, board: Board, features: &Features, depth: u32, alpha: i32, beta: i32) -> Option<i32> {
         let shallow = probcut::shallow_depth(depth);
         let margin = probcut::margin(board.empty_count(), shallow, depth);
         // Proven values are never cut: only estimates are predicted.
         let high = beta.saturating_add(margin);
-        if high < WIN / 2 && self.search::<C>(board, shallow, high - 1, high, false) >= high {
+        if high < WIN / 2 && self.search::<C>(board, features, shallow, high - 1, high, false) >= high {
             return Some(beta);
         }
         let low = alpha.saturating_sub(margin);
-        if low > -WIN / 2 && self.search::<C>(board, shallow, low, low + 1, false) <= low {
+        if low > -WIN / 2 && self.search::<C>(board, features, shallow, low, low + 1, false) <= low {
             return Some(alpha);
         }
         // Time may have run out in a shallow search: the caller's next check sees it.
