@@ -274,6 +274,7 @@ def game(args, index, opening):
     b_side = "o" if a_side == "x" else "x"
     engines = {a_side: engine(args.a, args.clock, a_side, opening), b_side: engine(args.b, None, b_side, opening)}
     board, side, passes, plies = list(START), "x", 0, 0
+    played = []
     left = float(args.clock or 0)
     cost = {"x": [0, 0.0, 0.0], "o": [0, 0.0, 0.0]}  # moves, CPU seconds, wall seconds
     lost_on_time = None
@@ -308,6 +309,7 @@ def game(args, index, opening):
             player.hear(side, square, seconds, chosen and listener == side)
         if square is not None:
             board = play(board, square, side)
+            played.append(name(square))
             plies += 1
         side = "o" if side == "x" else "x"
     for player in engines.values():
@@ -316,7 +318,7 @@ def game(args, index, opening):
         a, b = 0, 64
     else:
         a, b = board.count(a_side), board.count(b_side)
-    return a, b, cost[a_side], cost[b_side], lost_on_time is not None, float(args.clock or 0) - left
+    return a, b, cost[a_side], cost[b_side], lost_on_time is not None, float(args.clock or 0) - left, "".join(played)
 
 
 def main():
@@ -327,7 +329,10 @@ def main():
     parser.add_argument("--games", type=int, default=32)
     parser.add_argument("--openings", type=int, default=8, help="random plies, each opening played with both colours")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--record", help="a file to append each game's line to, as it ends: its number, A's colour, "
+                        "the discs and the moves (a transcript `othello analyze --moves` reads)")
     args = parser.parse_args()
+    record = open(args.record, "a") if args.record else None
     clock = f" on a {args.clock} s clock" if args.clock else ""
     print(f"A: {args.a}{clock}\nB: {args.b}\n{args.games} games from random openings of {args.openings} plies "
           f"(seed {args.seed}), each opening with both colours", flush=True)
@@ -341,12 +346,15 @@ def main():
             opening.append(square)
             board = play(board, square, side)
             side = "o" if side == "x" else "x"
-        a, b, a_cost, b_cost, lost_on_time, used = game(args, index, opening)
+        a, b, a_cost, b_cost, lost_on_time, used, moves = game(args, index, opening)
         points += 1.0 if a > b else 0.5 if a == b else 0.0
         a_discs, b_discs, timeouts = a_discs + a, b_discs + b, timeouts + lost_on_time
         for key, cost in (("a", a_cost), ("b", b_cost)):
             totals[key] = [t + c for t, c in zip(totals[key], cost)]
         colour = "black" if index % 2 == 0 else "white"
+        if record:
+            record.write(f"{index + 1} A={colour} {a}-{b} {moves}\n")
+            record.flush()
         used_text = f", A's clock used {used:.1f} s" if args.clock else ""
         print(f"game {index + 1}: A ({colour}) {a}-{b}{' A LOST ON TIME' if lost_on_time else ''}{used_text}; "
               f"CPU a move A {a_cost[1] / max(1, a_cost[0]):.2f} s, B {b_cost[1] / max(1, b_cost[0]):.2f} s",

@@ -316,6 +316,12 @@ fn evaluate_body<C: Cpu>(weights: &Weights, board: Board) -> i32 {
     weights.evaluate_at::<C>(board)
 }
 
+/// [`Features::of_at`] as a plain function, for [`at_level!`].
+#[inline(always)]
+fn features_body<C: Cpu>(board: Board) -> Features {
+    Features::of_at::<C>(board)
+}
+
 /// Base-3 digits of `config`, most significant first, `n` of them.
 fn digits_of(mut config: usize, n: usize) -> Vec<usize> {
     let mut digits = vec![0; n];
@@ -361,23 +367,44 @@ pub struct Features {
 impl Features {
     /// The indices of `board`, read afresh.
     pub fn of(board: Board) -> Features {
+        with_cpu!(C => at_level!(C => features_body(board: Board) -> Features))
+    }
+
+    /// [`Features::of`] at a CPU level, for the searches to inline: each instance read as the
+    /// evaluation reads it.
+    #[inline(always)]
+    pub fn of_at<C: Cpu>(board: Board) -> Features {
+        let layout = Layout::get();
+        let mut features = Features {
+            ours: [0; LANES],
+            theirs: [0; LANES],
+        };
+        for (k, reader) in layout.readers.iter().enumerate() {
+            let start = reader.ternary as usize;
+            let ours = layout.ternary[start + C::extract(board.player.0, reader.mask) as usize];
+            let theirs = layout.ternary[start + C::extract(board.opponent.0, reader.mask) as usize];
+            features.ours[k] = ours + 2 * theirs;
+            features.theirs[k] = theirs + 2 * ours;
+        }
+        features
+    }
+
+    /// The indices of `board` summed square by square from the powers that [`Features::after`]
+    /// adds: the reference the other two are tested against.
+    #[cfg(test)]
+    fn of_squares(board: Board) -> Features {
         let powers = &Layout::get().powers;
         let mut features = Features {
             ours: [0; LANES],
             theirs: [0; LANES],
         };
-        for square in board.player {
-            let line = &powers[square.index()];
-            for k in 0..LANES {
-                features.ours[k] += line[k];
-                features.theirs[k] += 2 * line[k];
-            }
-        }
-        for square in board.opponent {
-            let line = &powers[square.index()];
-            for k in 0..LANES {
-                features.ours[k] += 2 * line[k];
-                features.theirs[k] += line[k];
+        for (bits, digit) in [(board.player, 1), (board.opponent, 2)] {
+            for square in bits {
+                let line = &powers[square.index()];
+                for k in 0..LANES {
+                    features.ours[k] += digit * line[k];
+                    features.theirs[k] += (3 - digit) * line[k];
+                }
             }
         }
         features
@@ -763,6 +790,7 @@ mod tests {
             let mut features = Features::of(board);
             while !board.is_game_over() {
                 assert_eq!(features, Features::of(board), "{board:?}");
+                assert_eq!(features, Features::of_squares(board), "{board:?}");
                 let moves = board.moves();
                 assert_eq!(
                     weights.evaluate_features(board, moves, &features),

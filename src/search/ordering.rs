@@ -3,8 +3,7 @@
 
 use crate::bitboard::Bitboard;
 use crate::board::Board;
-use crate::cpu::Cpu;
-use crate::patterns::{SCALE, Weights};
+use crate::patterns::{Features, SCALE, Weights};
 use crate::square::Square;
 use crate::stability::stable_discs;
 
@@ -37,9 +36,9 @@ const PARITY_WEIGHT: i32 = 2;
 
 /// `with_parity` refined: replies weigh most, then the empty squares next to our discs (where the
 /// opponent's later moves come from), our stable discs, and what the trained evaluation says the
-/// child is worth to the opponent.
+/// child is worth to the opponent (`features` are the child's).
 #[inline(always)]
-pub(crate) fn rich<C: Cpu>(weights: &Weights, child: Board, square: Square) -> i32 {
+pub(crate) fn rich(weights: &Weights, child: Board, features: &Features, square: Square) -> i32 {
     let ours = child.opponent.0;
     let around_ours = {
         let sideways = ((ours << 1) & 0xfefe_fefe_fefe_fefe) | ((ours >> 1) & 0x7f7f_7f7f_7f7f_7f7f);
@@ -48,7 +47,7 @@ pub(crate) fn rich<C: Cpu>(weights: &Weights, child: Board, square: Square) -> i
     };
     let potential = (around_ours & child.empties().0).count_ones() as i32;
     let stable = stable_discs(ours, child.player.0).count_ones() as i32;
-    let evaluation = weights.evaluate_at::<C>(child) * EVALUATION_WEIGHT / SCALE;
+    let evaluation = weights.evaluate_features(child, child.moves(), features) * EVALUATION_WEIGHT / SCALE;
     with_parity(child, square) * 16 + 8 * potential - 8 * stable + evaluation
 }
 

@@ -25,7 +25,7 @@ use super::threads::{self, Busy};
 use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::cpu::{Cpu, at_level, with_cpu};
-use crate::patterns::{SCALE, Weights};
+use crate::patterns::{Features, SCALE, Weights};
 use crate::square::Square;
 use crate::stability::stable_discs;
 
@@ -450,7 +450,13 @@ impl Solver {
         let mut guess = 0;
         if board.empty_count() >= SELECTIVE_FROM {
             self.selective = true;
-            let evaluation = self.shallow::<C>(board, SELECTIVE_GUESS_DEPTH, -SHALLOW_INFINITY, SHALLOW_INFINITY);
+            let evaluation = self.shallow::<C>(
+                board,
+                &Features::of_at::<C>(board),
+                SELECTIVE_GUESS_DEPTH,
+                -SHALLOW_INFINITY,
+                SHALLOW_INFINITY,
+            );
             let start = (f64::from(evaluation) / f64::from(SCALE)).round() as i32;
             let likely = self.converge_from::<C>(board, start);
             self.selective = false;
@@ -700,14 +706,19 @@ impl Solver {
             first = found;
             alpha = alpha.max(found.0);
         }
+        let features = (empties >= RICH_ORDERING_EMPTIES).then(|| Features::of_at::<C>(board));
         for (key, square, child) in &mut keyed {
             let (square, child) = (*square, *child);
-            *key = if empties >= SHALLOW_ORDERING_EMPTIES {
-                let depth = shallow_depth(empties);
-                let value = self.shallow::<C>(child, depth, -SHALLOW_INFINITY, SHALLOW_INFINITY);
-                ordering::searched(child, square, value)
-            } else if empties >= RICH_ORDERING_EMPTIES {
-                ordering::rich::<C>(self.weights, child, square)
+            *key = if let Some(features) = &features {
+                let child_features = features.after(board, child);
+                if empties >= SHALLOW_ORDERING_EMPTIES {
+                    let depth = shallow_depth(empties);
+                    let value =
+                        self.shallow::<C>(child, &child_features, depth, -SHALLOW_INFINITY, SHALLOW_INFINITY);
+                    ordering::searched(child, square, value)
+                } else {
+                    ordering::rich(self.weights, child, &child_features, square)
+                }
             } else {
                 ordering::with_parity(child, square)
             };
@@ -766,12 +777,13 @@ impl Solver {
         // Scores counted with empties to the winner are even: so are the bounds returned.
         let even = self.counting == Counting::EmptiesToWinner;
         // Null windows at the two thresholds: a shallow search only has to say which side it is on.
+        let features = Features::of_at::<C>(board);
         let high = beta * SCALE + margin;
-        if beta < MAX_SCORE && self.shallow::<C>(board, depth, high - 1, high) >= high {
+        if beta < MAX_SCORE && self.shallow::<C>(board, &features, depth, high - 1, high) >= high {
             return Some(if even { beta + (beta & 1) } else { beta });
         }
         let low = alpha * SCALE - margin;
-        if alpha > -MAX_SCORE && self.shallow::<C>(board, depth, low, low + 1) <= low {
+        if alpha > -MAX_SCORE && self.shallow::<C>(board, &features, depth, low, low + 1) <= low {
             return Some(if even { alpha - (alpha & 1) } else { alpha });
         }
         None
@@ -779,27 +791,29 @@ impl Solver {
 
     /// The trained evaluation searched `depth` plies ahead (plain alpha-beta, no table), in
     /// 1/`SCALE` discs for the side to move: the ordering's guess at what a child is worth.
+    /// `features` are `board`'s, carried down as the midgame search carries them.
     #[inline(always)]
-    fn shallow<C: Cpu>(&mut self, board: Board, depth: u32, alpha: i32, beta: i32) -> i32 {
-        at_level!(C, self: Solver => shallow_body(board: Board, depth: u32, alpha: i32, beta: i32) -> i32)
+    fn shallow<C: Cpu>(&mut self, board: Board, features: &Features, depth: u32, alpha: i32, beta: i32) -> i32 {
+        at_level!(C, self: Solver => shallow_body(board: Board, features: &Features, depth: u32, alpha: i32, beta: i32) -> i32)
     }
 
     #[inline(always)]
-    fn shallow_body<C: Cpu>(&mut self, board: Board, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+    fn shallow_body<C: Cpu>(&mut self, board: Board, features: &Features, depth: u32, mut alpha: i32, beta: i32) -> i32 {
         self.tick();
         if depth == 0 {
-            return self.weights.evaluate_at::<C>(board);
+            return self.weights.evaluate_features(board, board.moves(), features);
         }
         let moves = board.moves();
         if moves.is_empty() {
             if board.opponent_moves().is_empty() {
                 return final_score(board.player.0, board.opponent.0, self.counting) * SCALE;
             }
-            return -self.shallow::<C>(board.pass(), depth, -beta, -alpha);
+            return -self.shallow::<C>(board.pass(), &features.passed(), depth, -beta, -alpha);
         }
         let mut best = -SHALLOW_INFINITY;
         for square in moves {
-            let value = -self.shallow::<C>(board.play_on::<C>(square), depth - 1, -beta, -alpha);
+            let child = board.play_on::<C>(square);
+            let value = -self.shallow::<C>(child, &features.after(board, child), depth - 1, -beta, -alpha);
             if value > best {
                 best = value;
                 if value > alpha {
