@@ -45,6 +45,16 @@ impl Bitboard {
     pub const fn squares(self) -> Squares {
         Squares(self.0)
     }
+
+    /// The squares next to one of these in any of the eight directions (none across an edge):
+    /// where a side's discs give the other side moves, now or later.
+    #[inline(always)]
+    pub const fn neighbours(self) -> Bitboard {
+        let bits = self.0;
+        let sideways = ((bits << 1) & 0xfefe_fefe_fefe_fefe) | ((bits >> 1) & 0x7f7f_7f7f_7f7f_7f7f);
+        let row = sideways | bits;
+        Bitboard(sideways | row << 8 | row >> 8)
+    }
 }
 
 /// Iterates the squares of a bitboard from the lowest index up.

@@ -587,7 +587,15 @@ impl Engine {
     /// Principal variation search to `depth` plies; a pass does not use up a ply here. `features`
     /// are `board`'s, carried down from the root.
     #[inline(always)]
-    fn search<C: Cpu>(&mut self, board: Board, features: &Features, depth: u32, alpha: i32, beta: i32, passed: bool) -> i32 {
+    fn search<C: Cpu>(
+        &mut self,
+        board: Board,
+        features: &Features,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        passed: bool,
+    ) -> i32 {
         at_level!(C, self: Engine => search_body(board: Board, features: &Features, depth: u32, alpha: i32, beta: i32, passed: bool) -> i32)
     }
 

@@ -39,14 +39,8 @@ const PARITY_WEIGHT: i32 = 2;
 /// child is worth to the opponent (`features` are the child's).
 #[inline(always)]
 pub(crate) fn rich(weights: &Weights, child: Board, features: &Features, square: Square) -> i32 {
-    let ours = child.opponent.0;
-    let around_ours = {
-        let sideways = ((ours << 1) & 0xfefe_fefe_fefe_fefe) | ((ours >> 1) & 0x7f7f_7f7f_7f7f_7f7f);
-        let row = sideways | ours;
-        sideways | (row << 8) | (row >> 8)
-    };
-    let potential = (around_ours & child.empties().0).count_ones() as i32;
-    let stable = stable_discs(ours, child.player.0).count_ones() as i32;
+    let potential = (child.opponent.neighbours() & child.empties()).count() as i32;
+    let stable = stable_discs(child.opponent.0, child.player.0).count_ones() as i32;
     let evaluation = weights.evaluate_features(child, child.moves(), features) * EVALUATION_WEIGHT / SCALE;
     with_parity(child, square) * 16 + 8 * potential - 8 * stable + evaluation
 }

@@ -713,8 +713,7 @@ impl Solver {
                 let child_features = features.after(board, child);
                 if empties >= SHALLOW_ORDERING_EMPTIES {
                     let depth = shallow_depth(empties);
-                    let value =
-                        self.shallow::<C>(child, &child_features, depth, -SHALLOW_INFINITY, SHALLOW_INFINITY);
+                    let value = self.shallow::<C>(child, &child_features, depth, -SHALLOW_INFINITY, SHALLOW_INFINITY);
                     ordering::searched(child, square, value)
                 } else {
                     ordering::rich(self.weights, child, &child_features, square)
@@ -798,7 +797,14 @@ impl Solver {
     }
 
     #[inline(always)]
-    fn shallow_body<C: Cpu>(&mut self, board: Board, features: &Features, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+    fn shallow_body<C: Cpu>(
+        &mut self,
+        board: Board,
+        features: &Features,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
         self.tick();
         if depth == 0 {
             return self.weights.evaluate_features(board, board.moves(), features);
