@@ -686,9 +686,22 @@ impl Weights {
     }
 
     /// Writes the weights: a header line, then each stage's canonical configurations' weights as
-    /// little-endian i16, zeros packed as runs (a 0 followed by the run's length as u16).
+    /// little-endian i16, zeros packed as runs (a 0 followed by the run's length as u16). Tables
+    /// at the end that are zero in every stage are left out (the header's length says so), as
+    /// [`Weights::from_bytes`] reads them back: weights that never use a later table write the
+    /// file a build without it wrote, byte for byte, and keep their fingerprint.
     pub fn to_bytes(&self) -> Vec<u8> {
-        self.to_bytes_of(Layout::get().offsets.len())
+        let layout = Layout::get();
+        let used = (1..=layout.offsets.len())
+            .rev()
+            .find(|&count| {
+                let (start, end) = (layout.offsets[count - 1], layout.global(CONSTANT));
+                self.stages
+                    .iter()
+                    .any(|table| table[start..end].iter().any(|&w| w != 0))
+            })
+            .unwrap_or(1);
+        self.to_bytes_of(used)
     }
 
     /// [`Weights::to_bytes`] as a file of the first `patterns` patterns only (what a build with
@@ -1024,6 +1037,10 @@ mod tests {
         let older = weights.to_bytes_of(fewer);
         let header = format!("othello patterns 1 stages=12 len={}\n", layout.offsets[fewer] + GLOBALS);
         assert!(older.starts_with(header.as_bytes()));
+        // Tables zero at the end are what an older build wrote: the same bytes, the same fingerprint.
+        assert!(weights.to_bytes() == older);
+        let built_in: &[u8] = include_bytes!("../weights/patterns.bin");
+        assert!(builtin().to_bytes() == built_in);
         let read = Weights::from_bytes(&older).unwrap();
         assert!(read.stages == weights.stages);
         // A length that no count of patterns has is refused.
