@@ -86,46 +86,6 @@ pub const PATTERNS: [Pattern; 13] = [
     },
 ];
 
-/// Features that count instead of reading squares: each a table over a pair of counts, the side
-/// to move's and the opponent's, each capped at `cap - 1`. Mobility is the moves each side has;
-/// potential mobility the empty squares beside the other side's discs (where moves come from
-/// later). A table sees what a linear term cannot: one move left is worse than half of two.
-pub struct CountPair {
-    pub name: &'static str,
-    pub cap: usize,
-}
-
-pub const COUNT_PAIRS: [CountPair; 2] = [
-    CountPair {
-        name: "mobility",
-        cap: 24,
-    },
-    CountPair {
-        name: "potential mobility",
-        cap: 32,
-    },
-];
-
-/// The index of a pair of counts in its table.
-#[inline(always)]
-fn count_pair_index(cap: usize, ours: u32, theirs: u32) -> usize {
-    (ours as usize).min(cap - 1) * cap + (theirs as usize).min(cap - 1)
-}
-
-/// The count features' indices, each within its own table: mobility, then potential mobility.
-#[inline(always)]
-fn count_indices(board: Board, moves: Bitboard, opponent_moves: Bitboard) -> [usize; 2] {
-    let empties = board.empties();
-    [
-        count_pair_index(COUNT_PAIRS[0].cap, moves.count(), opponent_moves.count()),
-        count_pair_index(
-            COUNT_PAIRS[1].cap,
-            (board.opponent.neighbours() & empties).count(),
-            (board.player.neighbours() & empties).count(),
-        ),
-    ]
-}
-
 /// Game stages by empty squares: 1-5, 6-10, ..., 56-60.
 pub const STAGES: usize = 12;
 
@@ -184,9 +144,6 @@ pub struct Layout {
     /// square's place in the instance's reading order, 0 where the instance lacks the square):
     /// what [`Features`] are kept up to date with.
     powers: Vec<[u16; LANES]>,
-    /// Where each of `COUNT_PAIRS` starts in a stage's table (after the patterns: in `offsets`,
-    /// `canonical` and `instances` each is a table of its own, without instances).
-    count_offsets: [usize; 2],
 }
 
 /// One pattern instance as the fast evaluation reads it: its squares gathered as bits (`pext`
@@ -303,15 +260,6 @@ impl Layout {
             canonical.push(canon);
             offset += size;
         }
-        let mut count_offsets = [0; 2];
-        for (pair, start) in COUNT_PAIRS.iter().zip(&mut count_offsets) {
-            let size = pair.cap * pair.cap;
-            instances.push(Vec::new());
-            offsets.push(offset);
-            canonical.push((0..size as u32).collect());
-            *start = offset;
-            offset += size;
-        }
         Layout {
             instances,
             offsets,
@@ -321,7 +269,6 @@ impl Layout {
             ternary,
             instance_offsets,
             powers,
-            count_offsets,
         }
     }
 
@@ -331,8 +278,7 @@ impl Layout {
         LAYOUT.get_or_init(Layout::build)
     }
 
-    /// A stage's length in a weights file of the first `patterns` tables (`len=` in its header).
-    /// The tables are the patterns, then the count pairs.
+    /// A stage's length in a weights file of the first `patterns` patterns (`len=` in its header).
     fn written_len(&self, patterns: usize) -> usize {
         self.offsets.get(patterns).copied().unwrap_or(self.stage_len - GLOBALS) + GLOBALS
     }
@@ -342,18 +288,9 @@ impl Layout {
         self.stage_len - GLOBALS + global
     }
 
-    /// How many features every position has: its pattern instances and the count pairs.
-    pub fn width(&self) -> usize {
-        self.instance_offsets.len() + COUNT_PAIRS.len()
-    }
-
     /// Calls `feature(index)` with each pattern instance's table index (within a stage) for
-    /// `board`, canonical or as read, then each count pair's.
+    /// `board`, canonical or as read.
     pub fn features(&self, board: Board, canonical: bool, mut feature: impl FnMut(usize)) {
-        let counts = count_indices(board, board.moves(), board.opponent_moves());
-        for (&offset, index) in self.count_offsets.iter().zip(counts) {
-            feature(offset + index);
-        }
         let (player, opponent) = (board.player.0, board.opponent.0);
         for (p, instances) in self.instances.iter().enumerate() {
             for squares in instances {
@@ -409,23 +346,6 @@ pub fn mobility(board: Board) -> i32 {
 #[inline(always)]
 fn mobility_with(board: Board, moves: Bitboard) -> i32 {
     moves.count() as i32 - board.opponent_moves().count() as i32
-}
-
-/// What a stage's `table` gives `board` (whose side to move has `moves`) beside its patterns: the
-/// constant, the linear mobility term and the count pairs.
-#[inline(always)]
-fn counted(table: &[i16], layout: &Layout, board: Board, moves: Bitboard) -> i32 {
-    let opponent_moves = board.opponent_moves();
-    let mut sum = i32::from(table[layout.global(CONSTANT)]);
-    sum += i32::from(table[layout.global(MOBILITY)]) * (moves.count() as i32 - opponent_moves.count() as i32);
-    for (&offset, index) in layout
-        .count_offsets
-        .iter()
-        .zip(count_indices(board, moves, opponent_moves))
-    {
-        sum += i32::from(table[offset + index]);
-    }
-    sum
 }
 
 /// Lanes of each side of [`Features`]: one per pattern instance (54), rounded up to what the vector
@@ -640,7 +560,8 @@ impl Weights {
     pub fn evaluate_with_moves<C: Cpu>(&self, board: Board, moves: Bitboard) -> i32 {
         let layout = Layout::get();
         let table = &self.stages[stage(board.empty_count())];
-        let mut sum = counted(table, layout, board, moves);
+        let mut sum = i32::from(table[layout.global(CONSTANT)]);
+        sum += i32::from(table[layout.global(MOBILITY)]) * mobility_with(board, moves);
         let (player, opponent) = (board.player.0, board.opponent.0);
         let ternary = &layout.ternary;
         for reader in &layout.readers {
@@ -659,7 +580,8 @@ impl Weights {
     pub fn evaluate_features(&self, board: Board, moves: Bitboard, features: &Features) -> i32 {
         let layout = Layout::get();
         let table = &self.stages[stage(board.empty_count())];
-        let mut sum = counted(table, layout, board, moves);
+        let mut sum = i32::from(table[layout.global(CONSTANT)]);
+        sum += i32::from(table[layout.global(MOBILITY)]) * mobility_with(board, moves);
         for (&offset, &index) in layout.instance_offsets.iter().zip(&features.ours) {
             sum += i32::from(table[offset as usize + index as usize]);
         }
@@ -686,22 +608,9 @@ impl Weights {
     }
 
     /// Writes the weights: a header line, then each stage's canonical configurations' weights as
-    /// little-endian i16, zeros packed as runs (a 0 followed by the run's length as u16). Tables
-    /// at the end that are zero in every stage are left out (the header's length says so), as
-    /// [`Weights::from_bytes`] reads them back: weights that never use a later table write the
-    /// file a build without it wrote, byte for byte, and keep their fingerprint.
+    /// little-endian i16, zeros packed as runs (a 0 followed by the run's length as u16).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let layout = Layout::get();
-        let used = (1..=layout.offsets.len())
-            .rev()
-            .find(|&count| {
-                let (start, end) = (layout.offsets[count - 1], layout.global(CONSTANT));
-                self.stages
-                    .iter()
-                    .any(|table| table[start..end].iter().any(|&w| w != 0))
-            })
-            .unwrap_or(1);
-        self.to_bytes_of(used)
+        self.to_bytes_of(PATTERNS.len())
     }
 
     /// [`Weights::to_bytes`] as a file of the first `patterns` patterns only (what a build with
@@ -753,7 +662,7 @@ impl Weights {
         let header = std::str::from_utf8(&bytes[..newline]).ok()?;
         let len = header.strip_prefix(&format!("othello patterns 1 stages={STAGES} len="))?;
         // The number of patterns the file holds: the one whose stage length its header gives.
-        let written = (1..=layout.offsets.len()).find(|&count| len == layout.written_len(count).to_string())?;
+        let written = (1..=PATTERNS.len()).find(|&count| len == layout.written_len(count).to_string())?;
         // Every value the file must hold: more (a run of zeros can claim 65,535 of them in 4 bytes)
         // is not a weights file, and is not unpacked.
         let expected = STAGES
@@ -821,8 +730,7 @@ mod tests {
     fn patterns_have_the_instances_of_their_symmetries() {
         let layout = Layout::get();
         let counts: Vec<usize> = layout.instances.iter().map(Vec::len).collect();
-        // The count pairs after the patterns have tables but no instances.
-        assert_eq!(counts, [4, 4, 8, 4, 4, 4, 2, 4, 4, 4, 4, 4, 4, 0, 0]);
+        assert_eq!(counts, [4, 4, 8, 4, 4, 4, 2, 4, 4, 4, 4, 4, 4]);
         // A row read backwards is the same configuration; a 2x5 block has no such reading.
         let row2 = 3;
         let forwards = 1; // a2 the player's, the rest empty
@@ -904,55 +812,6 @@ mod tests {
             }
         }
         assert!(positions > 2000);
-    }
-
-    /// The count pairs' tables are read at the counts taken square by square: moves, and empty
-    /// squares with a disc of the other side among their eight neighbours (none across an edge).
-    #[test]
-    fn count_pairs_read_their_tables_at_the_counts_of_each_side() {
-        let layout = Layout::get();
-        let mut weights = random_weights(11);
-        for table in &mut weights.stages {
-            table[..layout.count_offsets[0]].fill(0);
-            table[layout.global(CONSTANT)] = 0;
-            table[layout.global(MOBILITY)] = 0;
-        }
-        let beside_slowly = |discs: Bitboard, board: Board| {
-            board
-                .empties()
-                .into_iter()
-                .filter(|square| {
-                    let (row, col) = (square.index() as i32 / 8, square.index() as i32 % 8);
-                    (-1..=1).any(|dr| {
-                        (-1..=1).any(|dc| {
-                            let (r, c) = (row + dr, col + dc);
-                            (0..8).contains(&r) && (0..8).contains(&c) && discs.0 >> (r * 8 + c) & 1 != 0
-                        })
-                    })
-                })
-                .count()
-        };
-        let mut capped = 0;
-        for board in random_boards(12, 400) {
-            let table = &weights.stages[stage(board.empty_count())];
-            let cell = |pair: usize, ours: usize, theirs: usize| {
-                let cap = COUNT_PAIRS[pair].cap;
-                i32::from(table[layout.count_offsets[pair] + ours.min(cap - 1) * cap + theirs.min(cap - 1)])
-            };
-            let (ours, theirs) = (beside_slowly(board.opponent, board), beside_slowly(board.player, board));
-            capped += usize::from(ours >= COUNT_PAIRS[1].cap || theirs >= COUNT_PAIRS[1].cap);
-            let expected = cell(
-                0,
-                board.moves().count() as usize,
-                board.opponent_moves().count() as usize,
-            ) + cell(1, ours, theirs);
-            assert_eq!(weights.evaluate(board), expected, "{board:?}");
-            assert_eq!(weights.evaluate_by_squares(board), expected, "{board:?}");
-        }
-        assert!(
-            capped > 0,
-            "some boards have more potential mobility than the table holds"
-        );
     }
 
     #[test]
@@ -1037,10 +896,6 @@ mod tests {
         let older = weights.to_bytes_of(fewer);
         let header = format!("othello patterns 1 stages=12 len={}\n", layout.offsets[fewer] + GLOBALS);
         assert!(older.starts_with(header.as_bytes()));
-        // Tables zero at the end are what an older build wrote: the same bytes, the same fingerprint.
-        assert!(weights.to_bytes() == older);
-        let built_in: &[u8] = include_bytes!("../weights/patterns.bin");
-        assert!(builtin().to_bytes() == built_in);
         let read = Weights::from_bytes(&older).unwrap();
         assert!(read.stages == weights.stages);
         // A length that no count of patterns has is refused.

@@ -204,7 +204,7 @@ impl Model {
                 mobility_sums[s].1 += m * m;
             }
         }
-        let features = layout.width() as f32 + 2.0;
+        let features = layout.instances.iter().map(Vec::len).sum::<usize>() as f32 + 2.0;
         let rate = config.rate / features;
         for s in 0..STAGES {
             let table = &mut self.stages[s];
@@ -273,7 +273,7 @@ impl Model {
 /// The examples as the conjugate-gradient fit reads them: each one's canonical feature indices,
 /// mobility and target, computed once.
 struct Rows {
-    /// Features per example (pattern instances and count pairs): every board has the same number.
+    /// Pattern instances per example: every board has the same number.
     width: usize,
     features: Vec<u32>,
     mobility: Vec<f32>,
@@ -283,7 +283,7 @@ struct Rows {
 impl Rows {
     fn new(examples: &[Example]) -> Rows {
         let layout = Layout::get();
-        let width = layout.width();
+        let width = layout.instances.iter().map(Vec::len).sum::<usize>();
         let mut features = Vec::with_capacity(examples.len() * width);
         for example in examples {
             layout.features(example.board, true, |index| features.push(index as u32));
