@@ -28,14 +28,26 @@ use crate::value::Value;
 /// The default thinking time per move.
 pub const DEFAULT_MILLISECONDS: u64 = 1000;
 
-/// Up to this many empties, the solver is tried once the midgame search has had its share...
-const SOLVE_EMPTIES: u32 = 24;
-/// ...and with more time, a few more: one more empty for each factor of this in the time beyond
-/// `SOLVE_SECONDS` (a solve in engine games costs about this much more an empty; a failed try
-/// leaves the midgame search's move, and its table helps the next try).
-const SOLVE_GROWTH: f64 = 3.0;
-const SOLVE_SECONDS: f64 = 0.3;
+/// A timed engine tries the solver, once the midgame search has had its share, where the solver
+/// most likely finishes in the rest of the time: the median time of one thread's solve is
+/// `SOLVE_SECONDS` at `SOLVE_EMPTIES` empty squares and `SOLVE_GROWTH` times as long for each
+/// empty square more. (Measured on positions of NTest's games against engine:1000, 12 at each
+/// count, `othello solve --threads 1`, AMD EPYC, 2026-11-26: medians 0.42, 0.9, 1.75 and 2.8 s
+/// at 22-25 empties. A try that does not finish leaves the midgame search's move from a quarter
+/// of the time: the rule of before, 25 empties at 1 s a move, finished 1 solve of 12 at 25 and
+/// 24 empties, 5 at 23, 8 at 22.)
+const SOLVE_EMPTIES: u32 = 22;
+const SOLVE_SECONDS: f64 = 0.42;
+const SOLVE_GROWTH: f64 = 2.1;
+const MIN_SOLVE_EMPTIES: u32 = 14;
 const MAX_SOLVE_EMPTIES: u32 = 30;
+/// A node budget tries the solver from this many empties, as it always has: its games, which
+/// training rests on, stay the same.
+const NODES_SOLVE_EMPTIES: u32 = 24;
+/// How many times as fast a solve is on `threads` threads (FFO #45-#49 on 2: 1.86-1.98).
+fn solve_speedup(threads: usize) -> f64 {
+    (threads.max(1) as f64).powf(0.9)
+}
 /// The share of the time the midgame search gets before the solver is tried.
 const MIDGAME_SHARE_BEFORE_SOLVING: f64 = 0.25;
 /// The share of a move's time or nodes spent on a forced move: no thought, only a value.
@@ -112,14 +124,17 @@ pub fn static_estimate(board: Board) -> i32 {
     .number()
 }
 
-/// Up to how many empties the engine tries to solve a position exactly, with `time` for the move.
-fn solve_empties(time: Option<MoveTime>) -> u32 {
-    let seconds = time.map_or(0.0, |time| time.limit.as_secs_f64());
-    if seconds <= SOLVE_SECONDS {
-        return SOLVE_EMPTIES;
-    }
-    let more = (seconds / SOLVE_SECONDS).ln() / SOLVE_GROWTH.ln();
-    (SOLVE_EMPTIES + more as u32).min(MAX_SOLVE_EMPTIES)
+/// Up to how many empties the engine tries to solve a position exactly, with `time` for the move
+/// (none: a node budget) on `threads` threads.
+fn solve_empties(time: Option<MoveTime>, threads: usize) -> u32 {
+    let Some(time) = time else {
+        return NODES_SOLVE_EMPTIES;
+    };
+    let solver_seconds = time.limit.as_secs_f64() * (1.0 - MIDGAME_SHARE_BEFORE_SOLVING) * solve_speedup(threads);
+    let more = (solver_seconds / SOLVE_SECONDS).ln() / SOLVE_GROWTH.ln();
+    (f64::from(SOLVE_EMPTIES) + more)
+        .floor()
+        .clamp(f64::from(MIN_SOLVE_EMPTIES), f64::from(MAX_SOLVE_EMPTIES)) as u32
 }
 
 /// The value of a midgame search to `depth` from a root with `empties` empty squares.
@@ -416,7 +431,7 @@ impl Engine {
             ),
             nodes: 0,
         };
-        let solving = empties <= solve_empties(time) && max_depth == u32::MAX;
+        let solving = empties <= solve_empties(time, self.threads) && max_depth == u32::MAX;
         let midgame_share = if solving { MIDGAME_SHARE_BEFORE_SOLVING } else { 1.0 };
         let midgame_nodes = (usable_nodes as f64 * midgame_share) as u64;
         self.limits.deadline = time.map(|time| start + time.limit.mul_f64(midgame_share));
@@ -453,17 +468,33 @@ impl Engine {
             self.solver.set_deadline(time.map(|time| start + time.limit));
             self.solver
                 .set_node_limit((usable_nodes != u64::MAX).then(|| usable_nodes.saturating_sub(nodes)));
-            if let Ok(solution) = self.solver.solve(board)
-                && let Some(best) = solution.best
-            {
-                choice = EngineChoice {
-                    best,
-                    value: Value::Exact {
-                        discs: solution.score,
-                        empties,
-                    },
-                    nodes: 0,
-                };
+            match self.solver.solve(board) {
+                Ok(solution) => {
+                    if let Some(best) = solution.best {
+                        choice = EngineChoice {
+                            best,
+                            value: Value::Exact {
+                                discs: solution.score,
+                                empties,
+                            },
+                            nodes: 0,
+                        };
+                    }
+                }
+                // Cut off in the exact search: its selective search to the end, if that finished,
+                // guesses better than a quarter of the time's midgame search. (A node budget keeps
+                // the midgame search's move: its games stay the ones it has always played.)
+                Err(_) => {
+                    if time.is_some()
+                        && let Some((discs, best)) = self.solver.likely()
+                    {
+                        choice = EngineChoice {
+                            best,
+                            value: Value::Estimate { discs, depth: empties },
+                            nodes: 0,
+                        };
+                    }
+                }
             }
             nodes += self.solver.nodes();
         }
@@ -811,6 +842,21 @@ mod tests {
         );
         let discs = |value: Value| value.number();
         assert!((discs(selective_choice.value) - discs(full_choice.value)).abs() <= 4);
+    }
+
+    /// The solver is tried where its median solve fits the time left after the midgame search's
+    /// share: 22 empties at a second a move on one thread, fewer with less time, more with more
+    /// time or threads; a node budget keeps its 24.
+    #[test]
+    fn the_solver_is_tried_where_it_most_likely_finishes() {
+        let time = |seconds: f64| Some(MoveTime::fixed(Duration::from_secs_f64(seconds)));
+        assert_eq!(solve_empties(time(1.0), 1), 22);
+        assert_eq!(solve_empties(time(0.1), 1), 19);
+        assert_eq!(solve_empties(time(10.0), 1), 25);
+        assert_eq!(solve_empties(time(1.0), 2), 23);
+        assert_eq!(solve_empties(time(0.001), 1), MIN_SOLVE_EMPTIES);
+        assert_eq!(solve_empties(time(1e6), 1), MAX_SOLVE_EMPTIES);
+        assert_eq!(solve_empties(None, 1), 24);
     }
 
     #[test]

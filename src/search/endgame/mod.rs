@@ -271,6 +271,9 @@ pub struct Solver {
     /// Whether the search in progress is a selective one (probable cuts, for a first guess and
     /// the table's moves) rather than the exact one.
     selective: bool,
+    /// The last solve's selective result, once its selective search finished: the likely score
+    /// and its move.
+    likely: Option<(i32, Option<Square>)>,
 }
 
 /// Nodes between two checks of the clock and the node limit (about 0.2 ms).
@@ -299,6 +302,7 @@ impl Solver {
             threads: 1,
             busy: None,
             selective: false,
+            likely: None,
         }
     }
 
@@ -324,6 +328,7 @@ impl Solver {
             threads: 1,
             busy: self.busy.clone(),
             selective: false,
+            likely: None,
         }
     }
 
@@ -374,6 +379,7 @@ impl Solver {
 
     fn solve_at<C: Cpu>(&mut self, board: Board, line: Line) -> Result<Solution, OutOfTime> {
         self.nodes = 0;
+        self.likely = None;
         self.limits.restart();
         let (score, mut best) = if self.threads > 1 {
             self.converge_together::<C>(board)?
@@ -410,6 +416,13 @@ impl Solver {
 
     pub fn nodes(&self) -> u64 {
         self.nodes
+    }
+
+    /// What the last solve's selective search found, if it finished (from `SELECTIVE_FROM`
+    /// empties): the likely score and its move. A solve cut off by its deadline after that still
+    /// has a better guess than a short midgame search.
+    pub fn likely(&self) -> Option<(i32, Square)> {
+        self.likely.and_then(|(score, best)| Some((score, best?)))
     }
 
     /// `converge` on every thread at once, sharing the table: the helpers' results are the table's;
@@ -460,6 +473,7 @@ impl Solver {
             let start = (f64::from(evaluation) / f64::from(SCALE)).round() as i32;
             let likely = self.converge_from::<C>(board, start);
             self.selective = false;
+            self.likely = Some(likely?);
             guess = likely?.0;
         }
         self.converge_from::<C>(board, guess)
@@ -840,6 +854,11 @@ mod tests {
 
     /// FFO #40 followed along its principal variation to 12 empties: quick to solve.
     fn twelve_empties() -> Board {
+        on_the_line(12)
+    }
+
+    /// FFO #40 (20 empties) followed along its principal variation to `empties` empties.
+    fn on_the_line(empties: u32) -> Board {
         let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/ffo/fforum-40-59.obf"))
             .expect("the FFO fixture");
         let mut board = crate::notation::obf::parse(&text).expect("the FFO fixture parses")[0]
@@ -847,7 +866,7 @@ mod tests {
             .board;
         let solution = Solver::with_table_bits(16).solve(board).expect("no limit");
         for step in &solution.pv {
-            if board.empty_count() == 12 {
+            if board.empty_count() == empties {
                 break;
             }
             board = match step {
@@ -855,8 +874,43 @@ mod tests {
                 None => board.pass(),
             };
         }
-        assert_eq!(board.empty_count(), 12);
+        assert_eq!(board.empty_count(), empties);
         board
+    }
+
+    /// A solve cut off after its selective search keeps that search's score and move; one cut
+    /// off before it, or below `SELECTIVE_FROM` empties, has none.
+    #[test]
+    fn a_solve_cut_off_in_its_exact_search_keeps_the_selective_result() {
+        let board = on_the_line(18);
+        let last_likely = Arc::new(std::sync::Mutex::new(None));
+        let mut solver = Solver::with_table_bits(16);
+        let seen = last_likely.clone();
+        solver.set_observer(Some(Box::new(move |bounds: Bounds| {
+            if bounds.likely {
+                *seen.lock().unwrap() = Some(bounds);
+            }
+        })));
+        let exact = solver.solve(board).expect("no limit");
+        let selective = last_likely.lock().unwrap().expect("a selective search from 16 empties");
+        assert_eq!(selective.lower, selective.upper);
+        assert!(
+            exact.nodes > selective.nodes + 2 * CHECK_EVERY,
+            "the exact search costs something"
+        );
+        let mut cut = Solver::with_table_bits(16);
+        cut.set_node_limit(Some(selective.nodes + CHECK_EVERY));
+        assert!(cut.solve(board).is_err());
+        let (score, best) = cut.likely().expect("the selective search finished");
+        assert_eq!(score, selective.lower);
+        assert!(board.moves().contains(best));
+        let mut early = Solver::with_table_bits(16);
+        early.set_node_limit(Some(CHECK_EVERY));
+        assert!(early.solve(board).is_err());
+        assert_eq!(early.likely(), None);
+        let mut small = Solver::with_table_bits(16);
+        small.solve(twelve_empties()).expect("no limit");
+        assert_eq!(small.likely(), None);
     }
 
     #[test]
