@@ -288,6 +288,11 @@ impl Layout {
         self.stage_len - GLOBALS + global
     }
 
+    /// How many pattern instances every position has: the features a training row holds.
+    pub fn width(&self) -> usize {
+        self.instance_offsets.len()
+    }
+
     /// Calls `feature(index)` with each pattern instance's table index (within a stage) for
     /// `board`, canonical or as read.
     pub fn features(&self, board: Board, canonical: bool, mut feature: impl FnMut(usize)) {

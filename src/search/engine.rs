@@ -44,7 +44,8 @@ const MAX_SOLVE_EMPTIES: u32 = 30;
 /// A node budget tries the solver from this many empties, as it always has: its games, which
 /// training rests on, stay the same.
 const NODES_SOLVE_EMPTIES: u32 = 24;
-/// How many times as fast a solve is on `threads` threads (FFO #45-#49 on 2: 1.86-1.98).
+/// How many times as fast a solve is on `threads` threads (FFO #45-#49 on 2: 1.77-1.98 over runs
+/// of 2026-11-24 and 2026-11-26).
 fn solve_speedup(threads: usize) -> f64 {
     (threads.max(1) as f64).powf(0.9)
 }

@@ -204,7 +204,7 @@ impl Model {
                 mobility_sums[s].1 += m * m;
             }
         }
-        let features = layout.instances.iter().map(Vec::len).sum::<usize>() as f32 + 2.0;
+        let features = layout.width() as f32 + 2.0;
         let rate = config.rate / features;
         for s in 0..STAGES {
             let table = &mut self.stages[s];
@@ -283,7 +283,7 @@ struct Rows {
 impl Rows {
     fn new(examples: &[Example]) -> Rows {
         let layout = Layout::get();
-        let width = layout.instances.iter().map(Vec::len).sum::<usize>();
+        let width = layout.width();
         let mut features = Vec::with_capacity(examples.len() * width);
         for example in examples {
             layout.features(example.board, true, |index| features.push(index as u32));
