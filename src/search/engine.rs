@@ -762,13 +762,18 @@ impl Engine {
     fn probcut<C: Cpu>(&mut self, board: Board, features: &Features, depth: u32, alpha: i32, beta: i32) -> Option<i32> {
         let shallow = probcut::shallow_depth(depth);
         let margin = probcut::margin(board.empty_count(), shallow, depth);
-        // Proven values are never cut: only estimates are predicted.
+        // Only estimates are predicted: a window with a proven bound on the cut's side is never
+        // cut, since a shallow estimate far above a proven loss by 10 says nothing of whether the
+        // loss is by 10 or by 14 (docs/engine.md, "Proven values and ProbCut").
         let high = beta.saturating_add(margin);
-        if high < WIN / 2 && self.search::<C>(board, features, shallow, high - 1, high, false) >= high {
+        if beta > -WIN / 2
+            && high < WIN / 2
+            && self.search::<C>(board, features, shallow, high - 1, high, false) >= high
+        {
             return Some(beta);
         }
         let low = alpha.saturating_sub(margin);
-        if low > -WIN / 2 && self.search::<C>(board, features, shallow, low, low + 1, false) <= low {
+        if alpha < WIN / 2 && low > -WIN / 2 && self.search::<C>(board, features, shallow, low, low + 1, false) <= low {
             return Some(alpha);
         }
         // Time may have run out in a shallow search: the caller's next check sees it.
@@ -843,6 +848,32 @@ mod tests {
         );
         let discs = |value: Value| value.number();
         assert!((discs(selective_choice.value) - discs(full_choice.value)).abs() <= 4);
+    }
+
+    /// ProbCut predicts estimates only: a shallow value far from a window of estimates cuts, but
+    /// never a window whose bound on the cut's side is a proven win or loss, whose margin a
+    /// shallow estimate knows nothing of.
+    #[test]
+    fn probcut_never_bounds_a_proven_value() {
+        let board = midgame();
+        let features = Features::of(board);
+        let mut engine = Engine::with_budget(Budget::Depth(10));
+        engine.selective = true;
+        let mut cut = |alpha: i32, beta: i32| with_cpu!(C => engine.probcut::<C>(board, &features, 10, alpha, beta));
+        // The position is worth about +25 discs to the side to move.
+        let (below, above) = (-10 * patterns::SCALE, 60 * patterns::SCALE);
+        assert_eq!(
+            cut(below - 1, below),
+            Some(below),
+            "an estimate far below the position's cuts high"
+        );
+        assert_eq!(cut(above, above + 1), Some(above), "an estimate far above it cuts low");
+        assert_eq!(
+            cut(-WIN - 11, -WIN - 10),
+            None,
+            "a proven loss of 10 is not a bound to cut on"
+        );
+        assert_eq!(cut(WIN + 10, WIN + 11), None, "nor a proven win of 10");
     }
 
     /// The solver is tried where its median solve fits the time left after the midgame search's
