@@ -89,9 +89,13 @@ def main():
             [args.bin, "best", "--strategy", args.strategy, "--moves", moves, "-q", "--color", "never", "--json"],
             capture_output=True, text=True, stdin=subprocess.DEVNULL,
         )
+        if asked.returncode == 1:
+            continue  # the game ended before this many empties: no position
         if asked.returncode != 0:
-            continue  # the side to move has no move: a pass, nothing to choose
+            sys.exit(f"move-loss: {args.bin} best after {moves}: {asked.stderr.strip()}")
         choice = json.loads(asked.stdout)
+        if choice.get("square") is None:
+            continue  # the side to move must pass: nothing to choose
         best, side = exact.score(moves)
         after, next_side = exact.score(moves + choice["square"])
         loss = best - (after if next_side == side else -after)
