@@ -39,6 +39,10 @@ pub struct SelfPlayArgs {
     exact_empties: u32,
     #[arg(long, default_value_t = 1, value_parser = super::seed)]
     seed: u64,
+    /// A deeper strategy whose search values label the positions instead of the player's (the
+    /// player still makes the moves, and the games are the same); reproducible ones only
+    #[arg(long, value_name = "SPEC")]
+    values: Option<StrategySpec>,
     /// Threads to play on (default: all cores); the file does not depend on it
     #[arg(short = 'j', long, visible_alias = "jobs", value_parser = clap::value_parser!(u32).range(1..=256))]
     threads: Option<u32>,
@@ -71,12 +75,18 @@ pub fn run(args: SelfPlayArgs) -> Result<()> {
             args.player
         );
     }
+    if let Some(values) = args.values.as_ref().filter(|spec| !spec.is_reproducible()) {
+        bail!(
+            "--values {values}: its values depend on the machine; use a reproducible strategy such as engine:nodes=200000"
+        );
+    }
     let config = SelfPlayConfig {
         player: args.player,
         opening_plies: args.opening.0..=args.opening.1,
         random_percent: args.random_percent,
         exact_empties: args.exact_empties,
         seed: args.seed,
+        value_player: args.values,
     };
     let (k, n) = args.shard;
     let header = samples::header(&config, (k, n));

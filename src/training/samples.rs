@@ -157,6 +157,7 @@ mod tests {
             random_percent: 0,
             exact_empties: 12,
             seed: 5,
+            value_player: None,
         }
     }
 

@@ -3,7 +3,8 @@
 //! sample. Positions with few enough empty squares get the solver's exact score; earlier ones the
 //! exact score of the game's first solved position, seen from their side to move (the result the
 //! game would have under perfect play from there), and what the player's own search said of them
-//! (a label with less noise than a result that every later mistake moves).
+//! (a label with less noise than a result that every later mistake moves), or a deeper search's
+//! value where a separate value player is given.
 
 use std::ops::RangeInclusive;
 
@@ -30,6 +31,10 @@ pub struct SelfPlayConfig {
     /// Positions with at most this many empty squares are solved exactly.
     pub exact_empties: u32,
     pub seed: u64,
+    /// A strategy (reproducible too) whose search values label the unsolved positions instead of
+    /// the player's, a deeper search say: the player still makes every move, so the games are the
+    /// same as without it.
+    pub value_player: Option<StrategySpec>,
 }
 
 impl SelfPlayConfig {
@@ -37,22 +42,31 @@ impl SelfPlayConfig {
     /// A trained engine's weights are named by their fingerprint: after new weights are built in
     /// (or given), the same player spec plays other games, which must not join the old file.
     pub fn describe(&self) -> String {
-        let weights = match &self.player {
-            StrategySpec::EngineNodes { style, .. } if style.eval == EngineEval::Patterns => {
-                let weights = style.weights.map_or_else(default_weights, |loaded| &loaded.weights);
-                format!(" weights={:016x}", weights.fingerprint())
-            }
-            _ => String::new(),
-        };
+        let values = self
+            .value_player
+            .as_ref()
+            .map_or_else(String::new, |spec| format!(" values={spec}{}", weights_named(spec)));
         format!(
-            "player={}{weights} opening={}..{} random={}% exact={} seed={}",
+            "player={}{} opening={}..{} random={}% exact={} seed={}{values}",
             self.player,
+            weights_named(&self.player),
             self.opening_plies.start(),
             self.opening_plies.end(),
             self.random_percent,
             self.exact_empties,
             self.seed
         )
+    }
+}
+
+/// ` weights=FINGERPRINT` for a trained engine, nothing for other strategies.
+fn weights_named(spec: &StrategySpec) -> String {
+    match spec {
+        StrategySpec::EngineNodes { style, .. } if style.eval == EngineEval::Patterns => {
+            let weights = style.weights.map_or_else(default_weights, |loaded| &loaded.weights);
+            format!(" weights={:016x}", weights.fingerprint())
+        }
+        _ => String::new(),
     }
 }
 
@@ -82,6 +96,8 @@ pub fn play_game(config: &SelfPlayConfig, index: u64) -> Result<SelfPlayGame, Fa
     let span = u64::from(config.opening_plies.end() - config.opening_plies.start()) + 1;
     let opening = config.opening_plies.start() + rng.below(span) as u32;
     let mut player = config.player.build(rng.next_u64());
+    // Seeded apart from the game's stream, which it must leave as it is without one.
+    let mut value_player = config.value_player.as_ref().map(|spec| spec.build(index));
     let mut solver = Solver::with_table_bits(20);
     let mut position = Position::START;
     // Positions before the solved stage, with their side to move and the player's value of them;
@@ -114,7 +130,11 @@ pub fn play_game(config: &SelfPlayConfig, index: u64) -> Result<SelfPlayGame, Fa
             None
         } else {
             let decision = player.choose(position)?;
-            let value = decision.value.and_then(Value::discs).map(|v| v.clamp(-64, 64) as i8);
+            let valued = match value_player.as_mut() {
+                Some(value_player) => value_player.choose(position)?.value,
+                None => decision.value,
+            };
+            let value = valued.and_then(Value::discs).map(|v| v.clamp(-64, 64) as i8);
             unsolved.push((board, position.to_move, value));
             Some(decision.square)
         };
@@ -152,6 +172,7 @@ mod tests {
             random_percent: 10,
             exact_empties: 10,
             seed: 7,
+            value_player: None,
         }
     }
 
@@ -209,5 +230,44 @@ mod tests {
         let last = unsolved.last().unwrap();
         let exact = Solver::with_table_bits(16).solve(last.board).unwrap().score;
         assert_eq!(last.value.map(i32::from), Some(exact), "{last:?}");
+    }
+
+    #[test]
+    fn a_value_player_labels_the_same_games_with_its_own_values() {
+        let plain = SelfPlayConfig {
+            player: "engine:nodes=1000".parse().unwrap(),
+            opening_plies: 6..=6,
+            random_percent: 10,
+            exact_empties: 8,
+            ..config()
+        };
+        let valued = SelfPlayConfig {
+            value_player: Some("engine:nodes=30000".parse().unwrap()),
+            ..plain.clone()
+        };
+        // Its files are not continued with another value player's games.
+        assert!(valued.describe().contains(" seed=7 values=engine:nodes=30000 weights="));
+        assert!(!plain.describe().contains("values="));
+        let (a, b) = (play_game(&plain, 2).unwrap(), play_game(&valued, 2).unwrap());
+        // The same positions and scores: the player alone chose the moves.
+        let played = |game: &SelfPlayGame| -> Vec<(Board, i8, bool)> {
+            game.samples.iter().map(|s| (s.board, s.score, s.exact)).collect()
+        };
+        assert_eq!(played(&a), played(&b));
+        // The first position's value is what a fresh value player says of it, and the deeper
+        // search disagrees with the shallow one somewhere.
+        let first = b.samples[0];
+        assert_eq!(first.board, Position::START.board);
+        let said = valued
+            .value_player
+            .as_ref()
+            .unwrap()
+            .build(2)
+            .choose(Position::START)
+            .unwrap()
+            .value;
+        assert_eq!(first.value, said.and_then(Value::discs).map(|v| v as i8));
+        assert!(a.samples.iter().zip(&b.samples).any(|(x, y)| x.value != y.value));
+        assert!(b.samples.iter().filter(|s| !s.exact).all(|s| s.value.is_some()));
     }
 }

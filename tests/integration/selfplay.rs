@@ -137,6 +137,16 @@ fn a_file_made_otherwise_is_refused_and_left_alone() {
     .assert()
     .code(2)
     .stderr(predicates::str::contains("depend on the machine"));
+    // Values of a timed search are refused; another value player's games do not join the file.
+    selfplay(&file, &["--games", "4", "--values", "engine:10"])
+        .code(2)
+        .stderr(predicates::str::contains(
+            "--values engine:10: its values depend on the machine",
+        ));
+    selfplay(&file, &["--games", "4", "--values", "engine:nodes=3000"])
+        .code(2)
+        .stderr(predicates::str::contains("values=engine:nodes=3000"));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), before);
     for (option, value) in [("--shard", "2/2"), ("--opening", "5..3"), ("--random-percent", "101")] {
         common::othello(["selfplay", "x.txt", "--games", "4", option, value])
             .assert()
