@@ -310,6 +310,7 @@ impl Engine {
             .map_or_else(patterns::default_weights, |loaded| &loaded.weights);
         let mut solver = Solver::with_table_bits(bits + 1);
         solver.set_weights(weights);
+        solver.set_names_roots(matches!(budget, Budget::Time(_)));
         Engine {
             budget,
             eval,
@@ -387,6 +388,7 @@ impl Engine {
         self.limits.deadline = None;
         self.limits.node_limit = None;
         self.limits.resume();
+        self.name_root(board);
         let values = (1..=max_depth)
             .map(|depth| {
                 let value =
@@ -438,6 +440,7 @@ impl Engine {
         self.limits.deadline = time.map(|time| start + time.limit.mul_f64(midgame_share));
         self.limits.node_limit = Some(midgame_nodes);
         self.limits.restart();
+        self.name_root(board);
         let mut helper_nodes = 0;
         let helpers = self.start_helpers(board, max_depth);
         for depth in 1..=empties.max(1).min(max_depth) {
@@ -501,6 +504,15 @@ impl Engine {
         }
         choice.nodes = nodes;
         choice
+    }
+
+    /// Tells the table the position the engine plays from, so that the entries of positions the
+    /// game can no longer reach give way to the search under way. Only a timed engine does: a
+    /// node budget keeps the rule its games were played with (training data rests on them), and an
+    /// analysis searches the children of its position, whose siblings' entries it needs again.
+    fn name_root(&self, board: Board) {
+        self.table
+            .set_root(matches!(self.budget, Budget::Time(_)).then_some(board));
     }
 
     /// Searches on `threads` threads (at least 1) when the budget is a time: the same moves are

@@ -86,6 +86,10 @@ impl Read {
 /// A table of `2^bits` entries in buckets of two.
 pub(crate) struct Table<E> {
     slots: Vec<Slot>,
+    /// The squares the root of the search under way occupies (0: none named). Discs are never
+    /// taken off the board, so a position missing one of them cannot occur in this search or any
+    /// later one of the game: its slot is free, however deep the search that filled it.
+    root: AtomicU64,
     entries: std::marker::PhantomData<E>,
 }
 
@@ -93,8 +97,19 @@ impl<E: Packed> Table<E> {
     pub(crate) fn new(bits: u32) -> Table<E> {
         Table {
             slots: bytemuck::zeroed_vec(1 << bits.max(1)),
+            root: AtomicU64::new(0),
             entries: std::marker::PhantomData,
         }
+    }
+
+    /// Names the root of the next searches (`None`: none, and every entry is kept by depth alone,
+    /// as a node budget's games were played): entries of positions it cannot lead to give way
+    /// first. Without this, the deep entries of the game's earlier moves (and of earlier games, or
+    /// of the positions solved before) kept the first slot of their buckets for good, and the
+    /// search under way had only the second.
+    pub(crate) fn set_root(&self, root: Option<Board>) {
+        self.root
+            .store(root.map_or(0, |board| (board.player | board.opponent).0), Relaxed);
     }
 
     /// The first of the two slots where `board` may be stored.
@@ -151,9 +166,12 @@ impl<E: Packed> Table<E> {
         };
         let data = (entry.pack() << 8) | u64::from(depth.min(255));
         let (old_first, old_second) = (first.read(), second.read());
+        let root = self.root.load(Relaxed);
         if old_second.holds(board) {
             second.write(board, data);
         } else if old_first.holds(board) {
+            first.write(board, data);
+        } else if (old_first.player | old_first.opponent) & root != root {
             first.write(board, data);
         } else if depth.min(255) as u8 >= old_first.depth() {
             second.set_words(first.words());
@@ -193,6 +211,29 @@ mod tests {
         assert_eq!(table.probe(third), Some(((3, 0), 4)));
         table.store(third, 12, (4, 1));
         assert_eq!(table.probe(third), Some(((4, 1), 12)), "the same position is replaced");
+    }
+
+    #[test]
+    fn entries_the_root_cannot_lead_to_give_way_however_deep() {
+        let table: Table<(u8, i8)> = Table::new(1);
+        let start = Board::START;
+        let after = start.play(start.moves().first().unwrap());
+        let later = after.play(after.moves().first().unwrap());
+        table.store(start, 20, (1, 0));
+        table.store(after, 10, (2, 0));
+        table.store(later, 1, (3, 0));
+        assert_eq!(
+            table.probe(start),
+            Some(((1, 0), 20)),
+            "by depth alone the deepest stays"
+        );
+        assert_eq!(table.probe(after), None);
+        table.set_root(Some(later));
+        let next = later.play(later.moves().first().unwrap());
+        table.store(next, 1, (4, 0));
+        assert_eq!(table.probe(start), None, "the start lacks a disc of the root");
+        assert_eq!(table.probe(later), Some(((3, 0), 1)));
+        assert_eq!(table.probe(next), Some(((4, 0), 1)));
     }
 
     #[test]

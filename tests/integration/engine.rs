@@ -55,6 +55,50 @@ fn a_node_budget_makes_the_engine_reproducible() {
         .stderr(predicates::str::contains("engine:nodes=N"));
 }
 
+/// Training data and its files rest on a node budget's games: a change to the search that moves
+/// them must say so here. `fixtures/engine/node-budget-games.txt` holds the games of the build of
+/// commit 6669554 (the moves of the command below, a game a line); a change that means to move
+/// them writes the file again with them.
+#[test]
+fn a_node_budget_plays_the_games_it_always_has() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("games.jsonl");
+    common::othello([
+        "match",
+        "engine:nodes=20000",
+        "engine:nodes=20000",
+        "--games",
+        "6",
+        "--openings",
+        "8",
+        "--seed",
+        "7",
+        "--log",
+        log.to_str().unwrap(),
+    ])
+    .assert()
+    .success();
+    let played: Vec<String> = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .map(|line| {
+            let game: Value = serde_json::from_str(line).unwrap();
+            game["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter_map(|m| m["name"].as_str())
+                .collect()
+        })
+        .collect();
+    let pinned = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/engine/node-budget-games.txt"
+    ))
+    .unwrap();
+    assert_eq!(played, pinned.lines().collect::<Vec<_>>());
+}
+
 #[test]
 fn regression_17_every_cpu_level_gives_the_same_answers() {
     // 16 empties, o to move (FFO #40 after a2 b1 c1 b6). The search is deterministic, so every

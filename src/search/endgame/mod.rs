@@ -274,6 +274,8 @@ pub struct Solver {
     /// The last solve's selective result, once its selective search finished: the likely score
     /// and its move.
     likely: Option<(i32, Option<Square>)>,
+    /// Whether each solve names its position to the table (`set_names_roots`).
+    names_roots: bool,
 }
 
 /// Nodes between two checks of the clock and the node limit (about 0.2 ms).
@@ -303,7 +305,15 @@ impl Solver {
             busy: None,
             selective: false,
             likely: None,
+            names_roots: false,
         }
+    }
+
+    /// Whether each solve names its position to the table as the game's (`Table::set_root`): a
+    /// timed engine's solver does; by default entries are kept by depth alone, so that the node
+    /// counts of a node budget's games, and of solving the children of one position, stay as they were.
+    pub fn set_names_roots(&mut self, names_roots: bool) {
+        self.names_roots = names_roots;
     }
 
     /// Solves on `threads` threads (at least 1): the same scores, found sooner; the node counts,
@@ -329,6 +339,7 @@ impl Solver {
             busy: self.busy.clone(),
             selective: false,
             likely: None,
+            names_roots: self.names_roots,
         }
     }
 
@@ -381,6 +392,7 @@ impl Solver {
         self.nodes = 0;
         self.likely = None;
         self.limits.restart();
+        self.table.set_root(self.names_roots.then_some(board));
         let (score, mut best) = if self.threads > 1 {
             self.converge_together::<C>(board)?
         } else {
@@ -406,6 +418,7 @@ impl Solver {
 
     fn window<C: Cpu>(&mut self, board: Board, alpha: i32, beta: i32) -> Result<i32, OutOfTime> {
         self.limits.resume();
+        self.table.set_root(self.names_roots.then_some(board));
         let score = self.search::<C>(board, alpha, beta, board.empty_count(), false);
         if self.limits.stopped() {
             Err(OutOfTime)
