@@ -169,9 +169,8 @@ impl<E: Packed> Table<E> {
         let root = self.root.load(Relaxed);
         if old_second.holds(board) {
             second.write(board, data);
-        } else if old_first.holds(board) {
-            first.write(board, data);
-        } else if (old_first.player | old_first.opponent) & root != root {
+        } else if old_first.holds(board) || (old_first.player | old_first.opponent) & root != root {
+            // The same position, or one the game can no longer reach.
             first.write(board, data);
         } else if depth.min(255) as u8 >= old_first.depth() {
             second.set_words(first.words());
