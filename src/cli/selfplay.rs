@@ -10,9 +10,10 @@ use clap::Args;
 
 use super::display::{Progress, counted};
 use super::write_stdout;
+use crate::square::Square;
 use crate::strategy::StrategySpec;
 use crate::training::samples::{self, Existing};
-use crate::training::selfplay::{SelfPlayConfig, play_game};
+use crate::training::selfplay::{SelfPlayConfig, SelfPlayGame, check_replay, play_game, replay_game};
 
 #[derive(Args, Debug)]
 pub struct SelfPlayArgs {
@@ -43,6 +44,12 @@ pub struct SelfPlayArgs {
     /// player still makes the moves, and the games are the same); reproducible ones only
     #[arg(long, value_name = "SPEC")]
     values: Option<StrategySpec>,
+    /// Label recorded games instead of playing: a file of games a line, `K TRANSCRIPT` (K the
+    /// game's index, in increasing order) or a transcript alone (its index the line's, from 0), as
+    /// scripts/zebra-games.py writes them; the player (or --values) gives each position its value
+    /// (--opening, --random-percent and --seed do not apply)
+    #[arg(long, value_name = "GAMES")]
+    replay: Option<PathBuf>,
     /// Threads to play on (default: all cores); the file does not depend on it
     #[arg(short = 'j', long, visible_alias = "jobs", value_parser = clap::value_parser!(u32).range(1..=256))]
     threads: Option<u32>,
@@ -87,7 +94,20 @@ pub fn run(args: SelfPlayArgs) -> Result<()> {
         exact_empties: args.exact_empties,
         seed: args.seed,
         value_player: args.values,
+        replay: args.replay.as_ref().map(|games| {
+            games.file_name().map_or_else(
+                || games.display().to_string(),
+                |name| name.to_string_lossy().into_owned(),
+            )
+        }),
     };
+    // The games to replay are read through once before anything is written: a bad line is
+    // refused while the sample file is still as it was.
+    let replayed = args
+        .replay
+        .as_ref()
+        .map(|games| count_replayed(games, args.games, args.shard))
+        .transpose()?;
     let (k, n) = args.shard;
     let header = samples::header(&config, (k, n));
     // The file is opened (and what it holds checked) before any game is played. It must be a regular
@@ -128,41 +148,52 @@ pub fn run(args: SelfPlayArgs) -> Result<()> {
         file.write_all(header.as_bytes())
             .with_context(|| format!("cannot write {}", args.file.display()))?;
     }
-    // This shard's games are k, k + n, ...; those already in the file came first, in order.
-    let first = last.map_or(k, |last| last + n);
-    // Counted, not listed: a billion games to play take no memory.
-    let pending = args.games.saturating_sub(first).div_ceil(n) as usize;
-    let progress = Progress::new(pending, "games");
-    let mut written = 0u64;
-    let mut positions = 0u64;
-    let mut failure = None;
-    crate::parallel::ordered(
-        pending,
-        super::threads_or_cores(args.threads),
-        |i| play_game(&config, first + i as u64 * n),
-        |_, game| {
-            progress.tick();
-            let game = match game {
-                Ok(game) => game,
-                Err(failed) => {
-                    failure = Some(anyhow::anyhow!("{} gave no move: {}", config.player, failed.describe()));
-                    return false;
+    let threads = super::threads_or_cores(args.threads);
+    let mut out = Output {
+        file,
+        path: &args.file,
+        written: 0,
+        positions: 0,
+    };
+    if let (Some(games_file), Some(total)) = (&args.replay, replayed) {
+        // Those already in the file came first, in order.
+        let eligible = |index: u64| index % n == k && index < args.games && last.is_none_or(|last| index > last);
+        let progress = Progress::new(total.saturating_sub(games as usize), "games");
+        let mut lines = crate::files::Lines::open(games_file)?;
+        loop {
+            // A chunk at a time: the games file may be any size.
+            let mut chunk = Vec::with_capacity(REPLAY_CHUNK);
+            while chunk.len() < REPLAY_CHUNK {
+                let Some((number, line)) = lines.next_line()? else {
+                    break;
+                };
+                if let Some((index, moves)) = replay_line(games_file, number, &line)?
+                    && eligible(index)
+                {
+                    chunk.push((index, moves));
                 }
-            };
-            let block = samples::format_game(&game);
-            if let Err(error) = file.write_all(block.as_bytes()).and_then(|()| file.flush()) {
-                failure = Some(anyhow::Error::new(error).context(format!("cannot write {}", args.file.display())));
-                return false;
             }
-            written += 1;
-            positions += game.samples.len() as u64;
-            true
-        },
-    );
-    progress.finish();
-    if let Some(error) = failure {
-        return Err(error);
+            if chunk.is_empty() {
+                break;
+            }
+            out.write_all(chunk.len(), threads, &progress, |i| {
+                replay_game(&config, chunk[i].0, &chunk[i].1).map_err(anyhow::Error::new)
+            })?;
+        }
+        progress.finish();
+    } else {
+        // This shard's games are k, k + n, ...; those already in the file came first, in order.
+        let first = last.map_or(k, |last| last + n);
+        // Counted, not listed: a billion games to play take no memory.
+        let pending = args.games.saturating_sub(first).div_ceil(n) as usize;
+        let progress = Progress::new(pending, "games");
+        out.write_all(pending, threads, &progress, |i| {
+            play_game(&config, first + i as u64 * n)
+                .map_err(|failed| anyhow::anyhow!("{} gave no move: {}", config.player, failed.describe()))
+        })?;
+        progress.finish();
     }
+    let Output { written, positions, .. } = out;
     write_stdout(&format!(
         "shard {k}/{n}: {} with {} written to {} ({} there before)\n",
         counted(written, "game", "games"),
@@ -170,4 +201,100 @@ pub fn run(args: SelfPlayArgs) -> Result<()> {
         args.file.display(),
         counted(games, "game", "games"),
     ))
+}
+
+/// Recorded games replayed at once, between two writes.
+const REPLAY_CHUNK: usize = 1024;
+
+/// Where finished games go, and how many went.
+struct Output<'a> {
+    file: std::fs::File,
+    path: &'a std::path::Path,
+    written: u64,
+    positions: u64,
+}
+
+impl Output<'_> {
+    /// Makes games `0..count` on `threads` threads and appends each, in order, as it is finished;
+    /// the first failure stops the run (the games before it stay written).
+    fn write_all(
+        &mut self,
+        count: usize,
+        threads: usize,
+        progress: &Progress,
+        make: impl Fn(usize) -> Result<SelfPlayGame> + Sync,
+    ) -> Result<()> {
+        let mut failure = None;
+        crate::parallel::ordered(count, threads, make, |_, game| {
+            progress.tick();
+            let game = match game {
+                Ok(game) => game,
+                Err(error) => {
+                    failure = Some(error);
+                    return false;
+                }
+            };
+            let block = samples::format_game(&game);
+            if let Err(error) = self.file.write_all(block.as_bytes()).and_then(|()| self.file.flush()) {
+                failure = Some(anyhow::Error::new(error).context(format!("cannot write {}", self.path.display())));
+                return false;
+            }
+            self.written += 1;
+            self.positions += game.samples.len() as u64;
+            true
+        });
+        failure.map_or(Ok(()), Err)
+    }
+}
+
+/// A line of a games file: its game's index and moves, or None for a blank or `#` line.
+fn replay_line(path: &std::path::Path, number: usize, line: &str) -> Result<Option<(u64, Vec<Square>)>> {
+    let text = line.trim();
+    if text.is_empty() || text.starts_with('#') {
+        return Ok(None);
+    }
+    let wrong = |why: String| anyhow::anyhow!("{}: line {number}: {why}", path.display());
+    let (index, transcript) = match text.split_once(char::is_whitespace) {
+        Some((first, rest)) if first.bytes().all(|b| b.is_ascii_digit()) => (
+            first
+                .parse::<u64>()
+                .map_err(|_| wrong(format!("{first:?} is not a game index")))?,
+            rest,
+        ),
+        _ => ((number - 1) as u64, text),
+    };
+    let moves = crate::notation::transcript::read(transcript)
+        .map_err(|error| wrong(error.to_string()))?
+        .into_iter()
+        .filter_map(|written| match written {
+            crate::notation::transcript::Written::Square(square) => Some(square),
+            crate::notation::transcript::Written::Pass => None,
+        })
+        .collect();
+    Ok(Some((index, moves)))
+}
+
+/// Reads a games file through: how many of its games are this shard's (`index % n == k`, below
+/// `games`), refusing a bad line or indices out of order.
+fn count_replayed(path: &std::path::Path, games: u64, (k, n): (u64, u64)) -> Result<usize> {
+    let mut lines = crate::files::Lines::open(path)?;
+    let (mut count, mut previous) = (0, None);
+    while let Some((number, line)) = lines.next_line()? {
+        let Some((index, moves)) = replay_line(path, number, &line)? else {
+            continue;
+        };
+        check_replay(index, &moves).with_context(|| format!("{}: line {number}", path.display()))?;
+        if previous.is_some_and(|previous| index <= previous) {
+            bail!(
+                "{}: line {number}: game {index} comes after game {}: expected increasing indices",
+                path.display(),
+                previous.unwrap_or(0)
+            );
+        }
+        previous = Some(index);
+        if index % n == k && index < games {
+            count += 1;
+        }
+    }
+    Ok(count)
 }

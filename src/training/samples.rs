@@ -158,6 +158,7 @@ mod tests {
             exact_empties: 12,
             seed: 5,
             value_player: None,
+            replay: None,
         }
     }
 

@@ -16,6 +16,7 @@ use crate::position::Position;
 use crate::rng::SeededRng;
 use crate::search::endgame::Solver;
 use crate::search::engine::EngineEval;
+use crate::square::Square;
 use crate::strategy::StrategySpec;
 use crate::value::Value;
 
@@ -35,6 +36,9 @@ pub struct SelfPlayConfig {
     /// the player's, a deeper search say: the player still makes every move, so the games are the
     /// same as without it.
     pub value_player: Option<StrategySpec>,
+    /// The name of a file of recorded games whose moves are replayed instead of played
+    /// (`replay_game`): the player (or value player) only labels their positions.
+    pub replay: Option<String>,
 }
 
 impl SelfPlayConfig {
@@ -46,6 +50,14 @@ impl SelfPlayConfig {
             .value_player
             .as_ref()
             .map_or_else(String::new, |spec| format!(" values={spec}{}", weights_named(spec)));
+        if let Some(games) = &self.replay {
+            return format!(
+                "replay={games} player={}{} exact={}{values}",
+                self.player,
+                weights_named(&self.player),
+                self.exact_empties
+            );
+        }
         format!(
             "player={}{} opening={}..{} random={}% exact={} seed={}{values}",
             self.player,
@@ -90,8 +102,83 @@ pub struct SelfPlayGame {
     pub samples: Vec<Sample>,
 }
 
+/// Why a recorded game cannot be replayed.
+#[derive(Clone, Debug, thiserror::Error, PartialEq, Eq)]
+pub enum ReplayError {
+    #[error("game {game}: move {ply} ({square}) is not legal there")]
+    Illegal { game: u64, ply: usize, square: Square },
+    #[error("game {game}: its {moves} moves stop before the game ends")]
+    Unfinished { game: u64, moves: usize },
+    #[error("game {game}: it goes on after the game has ended")]
+    TooLong { game: u64 },
+    #[error("{0}")]
+    Player(String),
+}
+
 /// Plays game `index` of the configuration: the same game whatever else runs, and wherever.
 pub fn play_game(config: &SelfPlayConfig, index: u64) -> Result<SelfPlayGame, Failed> {
+    match run_game(config, index, None) {
+        Ok(game) => Ok(game),
+        Err(Stop::Failed(failed)) => Err(failed),
+        Err(Stop::Replay(error)) => unreachable!("a game played, not replayed, has no recorded moves: {error}"),
+    }
+}
+
+/// Game `index`, recorded as `moves` (passes left out), with its positions labelled as a played
+/// game's are: the player's (or value player's) search value, the solver's exact score from
+/// `exact_empties` on, and that of the first solved position as every earlier one's result. What
+/// the recorded players did in the solved stage does not matter.
+pub fn replay_game(config: &SelfPlayConfig, index: u64, moves: &[Square]) -> Result<SelfPlayGame, ReplayError> {
+    match run_game(config, index, Some(moves)) {
+        Ok(game) => Ok(game),
+        Err(Stop::Failed(failed)) => Err(ReplayError::Player(format!(
+            "{} gave no value: {}",
+            config.player,
+            failed.describe()
+        ))),
+        Err(Stop::Replay(error)) => Err(error),
+    }
+}
+
+/// Whether `moves` are a whole legal game (passes left out), without labelling it: what a games
+/// file is checked for before any of its games is replayed.
+pub fn check_replay(index: u64, moves: &[Square]) -> Result<(), ReplayError> {
+    let mut position = Position::START;
+    for (ply, &square) in moves.iter().enumerate() {
+        position = position.after_forced_pass();
+        if position.is_game_over() {
+            return Err(ReplayError::TooLong { game: index });
+        }
+        if !position.moves().contains(square) {
+            return Err(ReplayError::Illegal {
+                game: index,
+                ply: ply + 1,
+                square,
+            });
+        }
+        position = position.play(square);
+    }
+    if !position.after_forced_pass().is_game_over() {
+        return Err(ReplayError::Unfinished {
+            game: index,
+            moves: moves.len(),
+        });
+    }
+    Ok(())
+}
+
+enum Stop {
+    Failed(Failed),
+    Replay(ReplayError),
+}
+
+impl From<Failed> for Stop {
+    fn from(failed: Failed) -> Stop {
+        Stop::Failed(failed)
+    }
+}
+
+fn run_game(config: &SelfPlayConfig, index: u64, replayed: Option<&[Square]>) -> Result<SelfPlayGame, Stop> {
     let mut rng = SeededRng::for_item(config.seed, index);
     let span = u64::from(config.opening_plies.end() - config.opening_plies.start()) + 1;
     let opening = config.opening_plies.start() + rng.below(span) as u32;
@@ -110,10 +197,32 @@ pub fn play_game(config: &SelfPlayConfig, index: u64) -> Result<SelfPlayGame, Fa
     loop {
         position = position.after_forced_pass();
         if position.is_game_over() {
+            if replayed.is_some_and(|moves| moves.len() > ply as usize) {
+                return Err(Stop::Replay(ReplayError::TooLong { game: index }));
+            }
             break;
         }
         let board = position.board;
-        let random = ply < opening || rng.below(100) < u64::from(config.random_percent);
+        let recorded = match replayed {
+            Some(moves) => match moves.get(ply as usize) {
+                Some(&square) if position.moves().contains(square) => Some(square),
+                Some(&square) => {
+                    return Err(Stop::Replay(ReplayError::Illegal {
+                        game: index,
+                        ply: ply as usize + 1,
+                        square,
+                    }));
+                }
+                None => {
+                    return Err(Stop::Replay(ReplayError::Unfinished {
+                        game: index,
+                        moves: ply as usize,
+                    }));
+                }
+            },
+            None => None,
+        };
+        let random = recorded.is_none() && (ply < opening || rng.below(100) < u64::from(config.random_percent));
         // The player's move where it searched anyway (every unsolved position, also where a
         // random move is played, so that each sample carries its value).
         let searched = if board.empty_count() <= config.exact_empties {
@@ -138,10 +247,11 @@ pub fn play_game(config: &SelfPlayConfig, index: u64) -> Result<SelfPlayGame, Fa
             unsolved.push((board, position.to_move, value));
             Some(decision.square)
         };
-        let square = match (random, searched) {
-            (true, _) => rng.pick_square(position.moves()),
-            (false, Some(square)) => square,
-            (false, None) => player.choose(position)?.square,
+        let square = match (recorded, random, searched) {
+            (Some(square), _, _) => square,
+            (None, true, _) => rng.pick_square(position.moves()),
+            (None, false, Some(square)) => square,
+            (None, false, None) => player.choose(position)?.square,
         };
         position = position.play(square);
         ply += 1;
@@ -173,6 +283,7 @@ mod tests {
             exact_empties: 10,
             seed: 7,
             value_player: None,
+            replay: None,
         }
     }
 
@@ -269,5 +380,75 @@ mod tests {
         assert_eq!(first.value, said.and_then(Value::discs).map(|v| v as i8));
         assert!(a.samples.iter().zip(&b.samples).any(|(x, y)| x.value != y.value));
         assert!(b.samples.iter().filter(|s| !s.exact).all(|s| s.value.is_some()));
+    }
+
+    /// The moves of a played game, read off its samples: each next sample's board holds one disc
+    /// more than the one before (a pass adds none); the last move is one that ends the game.
+    fn moves_of(game: &SelfPlayGame) -> Vec<Square> {
+        let occupied = |board: Board| (board.player | board.opponent).0;
+        let mut moves: Vec<Square> = game
+            .samples
+            .windows(2)
+            .map(|w| Square::new((occupied(w[1].board) & !occupied(w[0].board)).trailing_zeros() as u8).unwrap())
+            .collect();
+        let last = game.samples.last().unwrap().board;
+        let ending = last
+            .moves()
+            .into_iter()
+            .find(|&square| {
+                let after = last.play(square);
+                after.moves().is_empty() && after.opponent_moves().is_empty()
+            })
+            .unwrap();
+        moves.push(ending);
+        moves
+    }
+
+    #[test]
+    fn a_game_replayed_from_its_moves_gets_the_samples_it_got_when_played() {
+        let config = SelfPlayConfig {
+            player: "engine:nodes=2000".parse().unwrap(),
+            random_percent: 10,
+            exact_empties: 8,
+            ..config()
+        };
+        for index in [1, 2] {
+            let played = play_game(&config, index).unwrap();
+            let moves = moves_of(&played);
+            assert_eq!(check_replay(index, &moves), Ok(()));
+            assert_eq!(replay_game(&config, index, &moves), Ok(played));
+        }
+    }
+
+    #[test]
+    fn a_replay_refuses_an_illegal_move_and_a_game_cut_short_or_run_on() {
+        let config = config();
+        let moves = moves_of(&play_game(&config, 3).unwrap());
+        let mut illegal = moves.clone();
+        illegal[4] = illegal[2];
+        let short = &moves[..moves.len() - 1];
+        let mut long = moves.clone();
+        long.push(moves[0]);
+        for (moves, error) in [
+            (
+                &illegal[..],
+                ReplayError::Illegal {
+                    game: 3,
+                    ply: 5,
+                    square: moves[2],
+                },
+            ),
+            (
+                short,
+                ReplayError::Unfinished {
+                    game: 3,
+                    moves: short.len(),
+                },
+            ),
+            (&long[..], ReplayError::TooLong { game: 3 }),
+        ] {
+            assert_eq!(check_replay(3, moves), Err(error.clone()));
+            assert_eq!(replay_game(&config, 3, moves), Err(error));
+        }
     }
 }

@@ -539,3 +539,82 @@ fn a_file_is_continued_only_with_the_weights_that_made_it() {
         .stderr(predicates::str::contains("made with other settings"));
     assert_eq!(std::fs::read_to_string(&data).unwrap(), before);
 }
+
+/// Games recorded elsewhere, labelled as the engine's own: a games file of transcripts (here the
+/// six pinned node-budget games), sharded and continued like a played run, and refused whole if
+/// a game in it is not a legal one.
+#[test]
+fn recorded_games_are_labelled_by_shard_and_continued() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("games.txt");
+    let pinned = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/engine/node-budget-games.txt"
+    ))
+    .unwrap();
+    let first_four: String = pinned.lines().take(4).map(|line| format!("{line}\n")).collect();
+    std::fs::write(&games, &first_four).unwrap();
+    let file = dir.path().join("labelled.txt");
+    let replay = |file: &Path, shard: &str| {
+        let args = [
+            "--games",
+            "100",
+            "--player",
+            "engine:nodes=2000",
+            "--exact-empties",
+            "8",
+            "--shard",
+            shard,
+        ];
+        common::othello(
+            ["selfplay", file.to_str().unwrap(), "--replay", games.to_str().unwrap()]
+                .into_iter()
+                .chain(args),
+        )
+        .assert()
+    };
+    replay(&file, "0/1")
+        .success()
+        .stdout(predicates::str::contains("shard 0/1: 4 games with"));
+    let (header, labelled) = blocks(&std::fs::read_to_string(&file).unwrap());
+    assert!(
+        header.starts_with("# othello selfplay 2: replay=games.txt player=engine:nodes=2000 "),
+        "{header}"
+    );
+    assert_eq!(labelled.keys().copied().collect::<Vec<_>>(), [0, 1, 2, 3]);
+    for block in labelled.values() {
+        // Every game starts from the start position, and the engine valued its unsolved ones.
+        assert!(
+            block
+                .lines()
+                .next()
+                .unwrap()
+                .contains(" 0000000810000000 0000001008000000 "),
+            "{block}"
+        );
+        assert!(
+            block
+                .lines()
+                .filter(|line| line.contains(" r "))
+                .all(|line| !line.ends_with(" -"))
+        );
+    }
+    // The rest of the file's games, once they are there; an odd shard takes the odd games.
+    std::fs::write(&games, &pinned).unwrap();
+    replay(&file, "0/1").success().stdout(
+        predicates::str::contains("shard 0/1: 2 games with").and(predicates::str::contains("(4 games there before)")),
+    );
+    let odd = dir.path().join("odd.txt");
+    replay(&odd, "1/2").success();
+    let (_, all) = blocks(&std::fs::read_to_string(&file).unwrap());
+    let (_, odd_games) = blocks(&std::fs::read_to_string(&odd).unwrap());
+    assert_eq!(odd_games.keys().copied().collect::<Vec<_>>(), [1, 3, 5]);
+    assert!(odd_games.iter().all(|(game, block)| all[game] == *block));
+    // A game that breaks the rules is refused before anything is written.
+    std::fs::write(&games, format!("{first_four}7 f5f5\n")).unwrap();
+    let refused = dir.path().join("refused.txt");
+    replay(&refused, "0/1").code(2).stderr(predicates::str::contains(
+        "line 5: game 7: move 2 (f5) is not legal there",
+    ));
+    assert!(!refused.exists());
+}
