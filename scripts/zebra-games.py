@@ -6,10 +6,13 @@ Game k's opening (A to B random legal plies, A..B drawn per game) depends only o
 Zebra, with no book and no randomness, plays the rest at a fixed depth, so the same Zebra build gives
 the same games on any machine. Each finished game is appended to OUT as one line, `k transcript`,
 as soon as it ends; a run stopped at any point keeps them, and the same command again goes on after
-the last one. Zebra is built as ../shared/anchors/README.md says (its directory holds coeffs2.bin).
+the last one. With --values each line ends with Zebra's value of every position it moved from
+(side to move, discs, comma-separated, `-` for the opening's plies), which `othello selfplay
+--replay` takes as those positions' values. Zebra is built as ../shared/anchors/README.md says (its
+directory holds coeffs2.bin).
 
     scripts/zebra-games.py zebra-games.txt --games 20000 --zebra /work/anchors/zebra \\
-        --depth 8 --exact 16 --opening 8..16 --seed 1 --shard 0/2
+        --depth 8 --exact 16 --opening 8..16 --seed 1 --shard 0/2 --values
 """
 import argparse
 import importlib.util
@@ -40,11 +43,33 @@ def opening(seed, k, plies):
     return moves if rules.legal_moves(board, side) else None
 
 
-def zebra_game(zebra, work, moves, depth, exact):
-    """Zebra's game from `moves`, both sides at `depth` plies, exact from `exact` empties."""
+def zebra_values(log_text, transcript, first):
+    """Zebra's value of each position it moved from, for the side to move, read from its
+    zebra.log: one block per move it searched, the last `-->` line of a block naming the depth, the
+    value and the line it chose. Plies before `first` (the opening it was given) get None."""
+    values = [None] * (len(transcript) // 2)
+    ply = first
+    for block in log_text.split("a b c d e f g h")[1:]:
+        searched = [line.split() for line in block.splitlines() if line.startswith("-->")]
+        if not searched:
+            continue
+        fields = searched[-1]
+        if ply >= len(values) or transcript[2 * ply:2 * ply + 2] != fields[4]:
+            raise RuntimeError(f"zebra.log does not follow the game at ply {ply}")
+        values[ply] = fields[2]
+        ply += 1
+    if ply != len(values):
+        raise RuntimeError(f"zebra.log names {ply - first} moves, the game has {len(values) - first}")
+    return values
+
+
+def zebra_game(zebra, work, moves, depth, exact, with_values=False):
+    """Zebra's game from `moves`, both sides at `depth` plies, exact from `exact` empties (with its
+    value of each position it moved from, if asked)."""
     log = os.path.join(work, "game.log")
-    if os.path.exists(log):
-        os.remove(log)
+    for old in (log, os.path.join(work, "zebra.log")):
+        if os.path.exists(old):
+            os.remove(old)
     levels = f"{depth} {exact} {exact}"
     command = [os.path.join(zebra, "zebra"), "-l", *levels.split(), *levels.split(), "-b", "0", "-r", "0",
                "-w", "0", "-e", "0", "-p", "0", "-log", log,
@@ -55,7 +80,11 @@ def zebra_game(zebra, work, moves, depth, exact):
         lines = [line.strip() for line in text if line.strip() and not line.startswith("#")]
     if not lines:
         raise RuntimeError("Zebra wrote no game")
-    return lines[-1]
+    if not with_values:
+        return lines[-1]
+    with open(os.path.join(work, "zebra.log")) as text:
+        values = zebra_values(text.read(), lines[-1], len(moves))
+    return f"{lines[-1]} {','.join(v or '-' for v in values)}"
 
 
 def main():
@@ -68,6 +97,8 @@ def main():
     parser.add_argument("--exact", type=int, default=16, help="Zebra solves from this many empties")
     parser.add_argument("--opening", default="8..16", help="random plies, A..B")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--values", action="store_true",
+                        help="add Zebra's value of each position it moved from (side to move, discs)")
     args = parser.parse_args()
     k0, n = (int(x) for x in args.shard.split("/"))
     plies = tuple(int(x) for x in args.opening.split(".."))
@@ -93,7 +124,7 @@ def main():
             moves = opening(args.seed, k, plies)
             if moves is None:
                 continue
-            transcript = zebra_game(args.zebra, work, moves, args.depth, args.exact)
+            transcript = zebra_game(args.zebra, work, moves, args.depth, args.exact, args.values)
             out.write(f"{k} {transcript}\n")
             out.flush()
 

@@ -10,10 +10,9 @@ use clap::Args;
 
 use super::display::{Progress, counted};
 use super::write_stdout;
-use crate::square::Square;
 use crate::strategy::StrategySpec;
 use crate::training::samples::{self, Existing};
-use crate::training::selfplay::{SelfPlayConfig, SelfPlayGame, check_replay, play_game, replay_game};
+use crate::training::selfplay::{Recorded, SelfPlayConfig, SelfPlayGame, check_replay, play_game, replay_game};
 
 #[derive(Args, Debug)]
 pub struct SelfPlayArgs {
@@ -44,10 +43,12 @@ pub struct SelfPlayArgs {
     /// player still makes the moves, and the games are the same); reproducible ones only
     #[arg(long, value_name = "SPEC")]
     values: Option<StrategySpec>,
-    /// Label recorded games instead of playing: a file of games a line, `K TRANSCRIPT` (K the
-    /// game's index, in increasing order) or a transcript alone (its index the line's, from 0), as
-    /// scripts/zebra-games.py writes them; the player (or --values) gives each position its value
-    /// (--opening, --random-percent and --seed do not apply)
+    /// Label recorded games instead of playing: a file of games a line, `K TRANSCRIPT [VALUES]`
+    /// (K the game's index, in increasing order) or a transcript alone (its index the line's, from
+    /// 0), as scripts/zebra-games.py writes them; VALUES, the recorded player's value of each
+    /// position it moved from (side to move, discs, comma-separated, `-` for none), label those
+    /// positions, the player (or --values) the others (--opening, --random-percent and --seed do
+    /// not apply)
     #[arg(long, value_name = "GAMES")]
     replay: Option<PathBuf>,
     /// Threads to play on (default: all cores); the file does not depend on it
@@ -100,6 +101,7 @@ pub fn run(args: SelfPlayArgs) -> Result<()> {
                 |name| name.to_string_lossy().into_owned(),
             )
         }),
+        recorded_values: false,
     };
     // The games to replay are read through once before anything is written: a bad line is
     // refused while the sample file is still as it was.
@@ -108,6 +110,11 @@ pub fn run(args: SelfPlayArgs) -> Result<()> {
         .as_ref()
         .map(|games| count_replayed(games, args.games, args.shard))
         .transpose()?;
+    let config = SelfPlayConfig {
+        recorded_values: replayed.is_some_and(|counted| counted.with_values),
+        ..config
+    };
+    let replayed = replayed.map(|counted| counted.games);
     let (k, n) = args.shard;
     let header = samples::header(&config, (k, n));
     // The file is opened (and what it holds checked) before any game is played. It must be a regular
@@ -167,10 +174,10 @@ pub fn run(args: SelfPlayArgs) -> Result<()> {
                 let Some((number, line)) = lines.next_line()? else {
                     break;
                 };
-                if let Some((index, moves)) = replay_line(games_file, number, &line)?
+                if let Some((index, game)) = replay_line(games_file, number, &line)?
                     && eligible(index)
                 {
-                    chunk.push((index, moves));
+                    chunk.push((index, game));
                 }
             }
             if chunk.is_empty() {
@@ -247,22 +254,30 @@ impl Output<'_> {
     }
 }
 
-/// A line of a games file: its game's index and moves, or None for a blank or `#` line.
-fn replay_line(path: &std::path::Path, number: usize, line: &str) -> Result<Option<(u64, Vec<Square>)>> {
+/// A line of a games file: its game's index and record, or None for a blank or `#` line.
+fn replay_line(path: &std::path::Path, number: usize, line: &str) -> Result<Option<(u64, Recorded)>> {
     let text = line.trim();
     if text.is_empty() || text.starts_with('#') {
         return Ok(None);
     }
     let wrong = |why: String| anyhow::anyhow!("{}: line {number}: {why}", path.display());
-    let (index, transcript) = match text.split_once(char::is_whitespace) {
+    let (index, rest) = match text.split_once(char::is_whitespace) {
         Some((first, rest)) if first.bytes().all(|b| b.is_ascii_digit()) => (
             first
                 .parse::<u64>()
                 .map_err(|_| wrong(format!("{first:?} is not a game index")))?,
-            rest,
+            rest.trim_start(),
         ),
         _ => ((number - 1) as u64, text),
     };
+    let (transcript, values) = match rest.split_once(char::is_whitespace) {
+        Some((transcript, values)) => (transcript, Some(values.trim_start())),
+        None => (rest, None),
+    };
+    let values = values
+        .map(|values| values.split(',').map(recorded_value).collect::<Result<Vec<_>, _>>())
+        .transpose()
+        .map_err(wrong)?;
     let moves = crate::notation::transcript::read(transcript)
         .map_err(|error| wrong(error.to_string()))?
         .into_iter()
@@ -271,19 +286,43 @@ fn replay_line(path: &std::path::Path, number: usize, line: &str) -> Result<Opti
             crate::notation::transcript::Written::Pass => None,
         })
         .collect();
-    Ok(Some((index, moves)))
+    Ok(Some((index, Recorded { moves, values })))
+}
+
+/// A recorded value: a number of discs for the side to move (rounded, and held to -64..=64 as
+/// search values are), or `-` for none.
+fn recorded_value(text: &str) -> Result<Option<i8>, String> {
+    if text == "-" {
+        return Ok(None);
+    }
+    match text.parse::<f64>() {
+        Ok(value) if value.is_finite() => Ok(Some(value.round().clamp(-64.0, 64.0) as i8)),
+        _ => Err(format!(
+            "{text:?} is not a value: expected a number of discs such as +1.25 or -3, or - for none"
+        )),
+    }
+}
+
+/// What a games file holds for one shard.
+#[derive(Clone, Copy)]
+struct Counted {
+    /// This shard's games.
+    games: usize,
+    /// Whether any game carries its player's values.
+    with_values: bool,
 }
 
 /// Reads a games file through: how many of its games are this shard's (`index % n == k`, below
 /// `games`), refusing a bad line or indices out of order.
-fn count_replayed(path: &std::path::Path, games: u64, (k, n): (u64, u64)) -> Result<usize> {
+fn count_replayed(path: &std::path::Path, games: u64, (k, n): (u64, u64)) -> Result<Counted> {
     let mut lines = crate::files::Lines::open(path)?;
-    let (mut count, mut previous) = (0, None);
+    let (mut count, mut previous, mut with_values) = (0, None, false);
     while let Some((number, line)) = lines.next_line()? {
-        let Some((index, moves)) = replay_line(path, number, &line)? else {
+        let Some((index, game)) = replay_line(path, number, &line)? else {
             continue;
         };
-        check_replay(index, &moves).with_context(|| format!("{}: line {number}", path.display()))?;
+        check_replay(index, &game).with_context(|| format!("{}: line {number}", path.display()))?;
+        with_values |= game.values.is_some();
         if previous.is_some_and(|previous| index <= previous) {
             bail!(
                 "{}: line {number}: game {index} comes after game {}: expected increasing indices",
@@ -296,5 +335,8 @@ fn count_replayed(path: &std::path::Path, games: u64, (k, n): (u64, u64)) -> Res
             count += 1;
         }
     }
-    Ok(count)
+    Ok(Counted {
+        games: count,
+        with_values,
+    })
 }

@@ -159,6 +159,7 @@ mod tests {
             seed: 5,
             value_player: None,
             replay: None,
+            recorded_values: false,
         }
     }
 

@@ -39,6 +39,9 @@ pub struct SelfPlayConfig {
     /// The name of a file of recorded games whose moves are replayed instead of played
     /// (`replay_game`): the player (or value player) only labels their positions.
     pub replay: Option<String>,
+    /// Whether the recorded games carry their players' values, which then label the positions
+    /// they are given for instead of the player's search.
+    pub recorded_values: bool,
 }
 
 impl SelfPlayConfig {
@@ -51,8 +54,9 @@ impl SelfPlayConfig {
             .as_ref()
             .map_or_else(String::new, |spec| format!(" values={spec}{}", weights_named(spec)));
         if let Some(games) = &self.replay {
+            let recorded = if self.recorded_values { " values=recorded" } else { "" };
             return format!(
-                "replay={games} player={}{} exact={}{values}",
+                "replay={games} player={}{} exact={}{values}{recorded}",
                 self.player,
                 weights_named(&self.player),
                 self.exact_empties
@@ -102,6 +106,15 @@ pub struct SelfPlayGame {
     pub samples: Vec<Sample>,
 }
 
+/// A game another player played: its moves (passes left out) and, if it has them, the value the
+/// player gave each position it moved from, for the side to move, in discs (one per move, None
+/// where it gave none, an opening it was handed say; no list at all when it gave none).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Recorded {
+    pub moves: Vec<Square>,
+    pub values: Option<Vec<Option<i8>>>,
+}
+
 /// Why a recorded game cannot be replayed.
 #[derive(Clone, Debug, thiserror::Error, PartialEq, Eq)]
 pub enum ReplayError {
@@ -111,6 +124,8 @@ pub enum ReplayError {
     Unfinished { game: u64, moves: usize },
     #[error("game {game}: it goes on after the game has ended")]
     TooLong { game: u64 },
+    #[error("game {game}: {values} values for {moves} moves: expected one a move")]
+    Values { game: u64, values: usize, moves: usize },
     #[error("{0}")]
     Player(String),
 }
@@ -124,12 +139,13 @@ pub fn play_game(config: &SelfPlayConfig, index: u64) -> Result<SelfPlayGame, Fa
     }
 }
 
-/// Game `index`, recorded as `moves` (passes left out), with its positions labelled as a played
-/// game's are: the player's (or value player's) search value, the solver's exact score from
-/// `exact_empties` on, and that of the first solved position as every earlier one's result. What
-/// the recorded players did in the solved stage does not matter.
-pub fn replay_game(config: &SelfPlayConfig, index: u64, moves: &[Square]) -> Result<SelfPlayGame, ReplayError> {
-    match run_game(config, index, Some(moves)) {
+/// Game `index` as it was recorded, with its positions labelled as a played game's are: the
+/// recorded value where there is one, else the player's (or value player's) search value, the
+/// solver's exact score from `exact_empties` on, and that of the first solved position as every
+/// earlier one's result. What the recorded players did in the solved stage does not matter.
+pub fn replay_game(config: &SelfPlayConfig, index: u64, game: &Recorded) -> Result<SelfPlayGame, ReplayError> {
+    check_values(index, game)?;
+    match run_game(config, index, Some(game)) {
         Ok(game) => Ok(game),
         Err(Stop::Failed(failed)) => Err(ReplayError::Player(format!(
             "{} gave no value: {}",
@@ -140,9 +156,11 @@ pub fn replay_game(config: &SelfPlayConfig, index: u64, moves: &[Square]) -> Res
     }
 }
 
-/// Whether `moves` are a whole legal game (passes left out), without labelling it: what a games
-/// file is checked for before any of its games is replayed.
-pub fn check_replay(index: u64, moves: &[Square]) -> Result<(), ReplayError> {
+/// Whether a recorded game is a whole legal game with a value (or none) a move, without labelling
+/// it: what a games file is checked for before any of its games is replayed.
+pub fn check_replay(index: u64, game: &Recorded) -> Result<(), ReplayError> {
+    check_values(index, game)?;
+    let moves = &game.moves;
     let mut position = Position::START;
     for (ply, &square) in moves.iter().enumerate() {
         position = position.after_forced_pass();
@@ -167,6 +185,17 @@ pub fn check_replay(index: u64, moves: &[Square]) -> Result<(), ReplayError> {
     Ok(())
 }
 
+fn check_values(index: u64, game: &Recorded) -> Result<(), ReplayError> {
+    match &game.values {
+        Some(values) if values.len() != game.moves.len() => Err(ReplayError::Values {
+            game: index,
+            values: values.len(),
+            moves: game.moves.len(),
+        }),
+        _ => Ok(()),
+    }
+}
+
 enum Stop {
     Failed(Failed),
     Replay(ReplayError),
@@ -178,7 +207,8 @@ impl From<Failed> for Stop {
     }
 }
 
-fn run_game(config: &SelfPlayConfig, index: u64, replayed: Option<&[Square]>) -> Result<SelfPlayGame, Stop> {
+fn run_game(config: &SelfPlayConfig, index: u64, recorded_game: Option<&Recorded>) -> Result<SelfPlayGame, Stop> {
+    let replayed = recorded_game.map(|game| &game.moves[..]);
     let mut rng = SeededRng::for_item(config.seed, index);
     let span = u64::from(config.opening_plies.end() - config.opening_plies.start()) + 1;
     let opening = config.opening_plies.start() + rng.below(span) as u32;
@@ -237,6 +267,13 @@ fn run_game(config: &SelfPlayConfig, index: u64, replayed: Option<&[Square]>) ->
                 value: None,
             });
             None
+        } else if let Some(value) = recorded_game
+            .and_then(|game| game.values.as_ref())
+            .and_then(|values| values[ply as usize])
+        {
+            // The recorded player's own value: nobody here needs to search.
+            unsolved.push((board, position.to_move, Some(value)));
+            None
         } else {
             let decision = player.choose(position)?;
             let valued = match value_player.as_mut() {
@@ -284,6 +321,7 @@ mod tests {
             seed: 7,
             value_player: None,
             replay: None,
+            recorded_values: false,
         }
     }
 
@@ -414,10 +452,62 @@ mod tests {
         };
         for index in [1, 2] {
             let played = play_game(&config, index).unwrap();
-            let moves = moves_of(&played);
-            assert_eq!(check_replay(index, &moves), Ok(()));
-            assert_eq!(replay_game(&config, index, &moves), Ok(played));
+            let game = Recorded {
+                moves: moves_of(&played),
+                values: None,
+            };
+            assert_eq!(check_replay(index, &game), Ok(()));
+            assert_eq!(replay_game(&config, index, &game), Ok(played));
         }
+    }
+
+    #[test]
+    fn recorded_values_label_their_positions_and_the_player_labels_the_rest() {
+        let config = SelfPlayConfig {
+            player: "engine:nodes=2000".parse().unwrap(),
+            exact_empties: 8,
+            ..config()
+        };
+        let played = play_game(&config, 4).unwrap();
+        let moves = moves_of(&played);
+        // Values for the odd plies only, each unlike anything a search of this game says.
+        let values: Vec<Option<i8>> = (0..moves.len())
+            .map(|ply| (ply % 2 == 1).then_some(50 + (ply % 7) as i8))
+            .collect();
+        let game = Recorded {
+            moves,
+            values: Some(values.clone()),
+        };
+        let replayed = replay_game(&config, 4, &game).unwrap();
+        assert_eq!(replayed.samples.len(), played.samples.len());
+        let unsolved = played.samples.iter().filter(|sample| !sample.exact).count();
+        assert!(unsolved > 10);
+        for (ply, (ours, theirs)) in replayed.samples.iter().zip(&played.samples).enumerate() {
+            match (ply < unsolved, values[ply.min(values.len() - 1)]) {
+                (true, Some(value)) => assert_eq!(ours.value, Some(value), "ply {ply}"),
+                // The player searched there (its table saw fewer positions than in play: the
+                // value may differ from the played game's by a little).
+                (true, None) => assert!(ours.value.is_some_and(|v| v.abs() < 50), "ply {ply}"),
+                (false, _) => assert_eq!(ours.value, None, "ply {ply}"),
+            }
+            assert_eq!(
+                (ours.board, ours.score, ours.exact),
+                (theirs.board, theirs.score, theirs.exact)
+            );
+        }
+        assert_eq!(replay_game(&config, 4, &game).unwrap(), replayed);
+        // One value too few is refused, before any search.
+        let short = Recorded {
+            values: Some(values[1..].to_vec()),
+            ..game.clone()
+        };
+        let error = ReplayError::Values {
+            game: 4,
+            values: values.len() - 1,
+            moves: values.len(),
+        };
+        assert_eq!(check_replay(4, &short), Err(error.clone()));
+        assert_eq!(replay_game(&config, 4, &short), Err(error));
     }
 
     #[test]
@@ -447,8 +537,12 @@ mod tests {
             ),
             (&long[..], ReplayError::TooLong { game: 3 }),
         ] {
-            assert_eq!(check_replay(3, moves), Err(error.clone()));
-            assert_eq!(replay_game(&config, 3, moves), Err(error));
+            let game = Recorded {
+                moves: moves.to_vec(),
+                values: None,
+            };
+            assert_eq!(check_replay(3, &game), Err(error.clone()));
+            assert_eq!(replay_game(&config, 3, &game), Err(error));
         }
     }
 }

@@ -618,3 +618,65 @@ fn recorded_games_are_labelled_by_shard_and_continued() {
     ));
     assert!(!refused.exists());
 }
+
+#[test]
+fn recorded_values_label_the_positions_they_are_given_for() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("games.txt");
+    let pinned = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/engine/node-budget-games.txt"
+    ))
+    .unwrap();
+    let transcript = pinned.lines().next().unwrap();
+    let moves = transcript.len() / 2;
+    // No value for the first two moves (an opening the player was handed), then 7.6 discs a move.
+    let values: Vec<&str> = (0..moves).map(|ply| if ply < 2 { "-" } else { "+7.6" }).collect();
+    std::fs::write(&games, format!("5 {transcript} {}\n", values.join(","))).unwrap();
+    let replay = |file: &Path| {
+        common::othello([
+            "selfplay",
+            file.to_str().unwrap(),
+            "--replay",
+            games.to_str().unwrap(),
+            "--games",
+            "100",
+            "--player",
+            "engine:nodes=2000",
+            "--exact-empties",
+            "8",
+        ])
+        .assert()
+    };
+    let file = dir.path().join("labelled.txt");
+    replay(&file)
+        .success()
+        .stdout(predicates::str::contains("shard 0/1: 1 game with"));
+    let (header, labelled) = blocks(&std::fs::read_to_string(&file).unwrap());
+    assert!(header.contains(" values=recorded"), "{header}");
+    let unsolved: Vec<&str> = labelled[&5].lines().filter(|line| line.contains(" r ")).collect();
+    assert_eq!(unsolved.len(), moves - 8, "{}", labelled[&5]);
+    // The engine valued the first two (anything but the recorded 8), the record the rest.
+    assert!(
+        unsolved[..2]
+            .iter()
+            .all(|line| !line.ends_with(" -") && !line.ends_with(" +8"))
+    );
+    assert!(
+        unsolved[2..].iter().all(|line| line.ends_with(" +8")),
+        "{}",
+        labelled[&5]
+    );
+    // A value that is not a number, or one value too few, is refused before anything is written.
+    let refused = dir.path().join("refused.txt");
+    std::fs::write(&games, format!("5 {transcript} {},x1\n", values[1..].join(","))).unwrap();
+    replay(&refused).code(2).stderr(predicates::str::contains(
+        "line 1: \"x1\" is not a value: expected a number of discs",
+    ));
+    std::fs::write(&games, format!("5 {transcript} {}\n", values[1..].join(","))).unwrap();
+    replay(&refused).code(2).stderr(predicates::str::contains(format!(
+        "line 1: game 5: {} values for {moves} moves: expected one a move",
+        moves - 1
+    )));
+    assert!(!refused.exists());
+}
