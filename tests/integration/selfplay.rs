@@ -540,6 +540,35 @@ fn a_file_is_continued_only_with_the_weights_that_made_it() {
     assert_eq!(std::fs::read_to_string(&data).unwrap(), before);
 }
 
+/// The six pinned node-budget games, a transcript a line: recorded games to replay.
+fn pinned_games() -> String {
+    std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/engine/node-budget-games.txt"
+    ))
+    .unwrap()
+}
+
+/// `othello selfplay FILE --replay GAMES` as the replay tests label: short searches, solved from 8.
+fn replay_games(file: &Path, games: &Path, shard: &str) -> assert_cmd::assert::Assert {
+    let args = [
+        "--games",
+        "100",
+        "--player",
+        "engine:nodes=2000",
+        "--exact-empties",
+        "8",
+        "--shard",
+        shard,
+    ];
+    common::othello(
+        ["selfplay", file.to_str().unwrap(), "--replay", games.to_str().unwrap()]
+            .into_iter()
+            .chain(args),
+    )
+    .assert()
+}
+
 /// Games recorded elsewhere, labelled as the engine's own: a games file of transcripts (here the
 /// six pinned node-budget games), sharded and continued like a played run, and refused whole if
 /// a game in it is not a legal one.
@@ -547,32 +576,11 @@ fn a_file_is_continued_only_with_the_weights_that_made_it() {
 fn recorded_games_are_labelled_by_shard_and_continued() {
     let dir = tempfile::tempdir().unwrap();
     let games = dir.path().join("games.txt");
-    let pinned = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/fixtures/engine/node-budget-games.txt"
-    ))
-    .unwrap();
+    let pinned = pinned_games();
     let first_four: String = pinned.lines().take(4).map(|line| format!("{line}\n")).collect();
     std::fs::write(&games, &first_four).unwrap();
     let file = dir.path().join("labelled.txt");
-    let replay = |file: &Path, shard: &str| {
-        let args = [
-            "--games",
-            "100",
-            "--player",
-            "engine:nodes=2000",
-            "--exact-empties",
-            "8",
-            "--shard",
-            shard,
-        ];
-        common::othello(
-            ["selfplay", file.to_str().unwrap(), "--replay", games.to_str().unwrap()]
-                .into_iter()
-                .chain(args),
-        )
-        .assert()
-    };
+    let replay = |file: &Path, shard: &str| replay_games(file, &games, shard);
     replay(&file, "0/1")
         .success()
         .stdout(predicates::str::contains("shard 0/1: 4 games with"));
@@ -619,35 +627,19 @@ fn recorded_games_are_labelled_by_shard_and_continued() {
     assert!(!refused.exists());
 }
 
+/// A games line that ends with its player's values: they label the positions they are given for,
+/// the player's search the rest, and a bad value or a count other than one a move is refused.
 #[test]
 fn recorded_values_label_the_positions_they_are_given_for() {
     let dir = tempfile::tempdir().unwrap();
     let games = dir.path().join("games.txt");
-    let pinned = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/fixtures/engine/node-budget-games.txt"
-    ))
-    .unwrap();
+    let pinned = pinned_games();
     let transcript = pinned.lines().next().unwrap();
     let moves = transcript.len() / 2;
     // No value for the first two moves (an opening the player was handed), then 7.6 discs a move.
     let values: Vec<&str> = (0..moves).map(|ply| if ply < 2 { "-" } else { "+7.6" }).collect();
     std::fs::write(&games, format!("5 {transcript} {}\n", values.join(","))).unwrap();
-    let replay = |file: &Path| {
-        common::othello([
-            "selfplay",
-            file.to_str().unwrap(),
-            "--replay",
-            games.to_str().unwrap(),
-            "--games",
-            "100",
-            "--player",
-            "engine:nodes=2000",
-            "--exact-empties",
-            "8",
-        ])
-        .assert()
-    };
+    let replay = |file: &Path| replay_games(file, &games, "0/1");
     let file = dir.path().join("labelled.txt");
     replay(&file)
         .success()
