@@ -88,6 +88,13 @@ pub fn run(args: SelfPlayArgs) -> Result<()> {
             "--values {values}: its values depend on the machine; use a reproducible strategy such as engine:nodes=200000"
         );
     }
+    // The games to replay are read through once before anything is written: a bad line is
+    // refused while the sample file is still as it was.
+    let replayed = args
+        .replay
+        .as_ref()
+        .map(|games| count_replayed(games, args.games, args.shard))
+        .transpose()?;
     let config = SelfPlayConfig {
         player: args.player,
         opening_plies: args.opening.0..=args.opening.1,
@@ -101,18 +108,7 @@ pub fn run(args: SelfPlayArgs) -> Result<()> {
                 |name| name.to_string_lossy().into_owned(),
             )
         }),
-        recorded_values: false,
-    };
-    // The games to replay are read through once before anything is written: a bad line is
-    // refused while the sample file is still as it was.
-    let replayed = args
-        .replay
-        .as_ref()
-        .map(|games| count_replayed(games, args.games, args.shard))
-        .transpose()?;
-    let config = SelfPlayConfig {
         recorded_values: replayed.is_some_and(|counted| counted.with_values),
-        ..config
     };
     let replayed = replayed.map(|counted| counted.games);
     let (k, n) = args.shard;
