@@ -13,8 +13,9 @@ pub const MIN_DEPTH: u32 = 3;
 /// right, and a wrong one only misjudges a bound of its parent.
 pub const CUT_SIGMAS: f64 = 1.5;
 
-/// The shallow search's depth for a deep one of `depth`: about a quarter of it, of the same parity
-/// (values of odd and even depths differ systematically: the side to move at the horizon).
+/// The shallow search's depth for a deep one of `depth`: about half of it (twice a quarter, rounded
+/// down), of the same parity (values of odd and even depths differ systematically: the side to
+/// move at the horizon).
 pub const fn shallow_depth(depth: u32) -> u32 {
     let shallow = 2 * (depth / 4) + (depth & 1);
     if shallow == 0 { depth - 2 } else { shallow }
