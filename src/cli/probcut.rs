@@ -118,7 +118,7 @@ pub fn run(args: ProbcutArgs) -> Result<()> {
     }
     report += &format!(
         "sigma = {:.4} + {:.4} * empties + {:.4} * shallow + {:.4} * deep\nSIGMA_MODEL = [{:.4}, {:.4}, {:.4}, {:.4}]\n",
-        model.0[0], model.0[1], model.0[2], model.0[3], model.0[0], model.0[1], model.0[2], model.0[3]
+        model[0], model[1], model[2], model[3], model[0], model[1], model[2], model[3]
     );
     write_stdout(&report)
 }

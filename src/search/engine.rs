@@ -17,7 +17,7 @@ use crate::search::book::{self, Book};
 use crate::search::endgame::Solver;
 use crate::search::limits::Limits;
 use crate::search::ordering::fastest_first;
-use crate::search::probcut::{self, Spread};
+use crate::search::probcut;
 use crate::search::table::{NO_MOVE, Packed, Table};
 use crate::search::threads::{self, Busy};
 use crate::search::time::{Clock, MoveTime};
@@ -260,9 +260,8 @@ pub struct Engine {
     solver: Solver,
     nodes: u64,
     limits: Limits,
-    /// Multi-ProbCut in the midgame search (`crate::search::probcut`), and the spread it cuts by.
+    /// Multi-ProbCut in the midgame search (`crate::search::probcut`).
     selective: bool,
-    spread: Spread,
     /// A game clock for the next move, if it plays on one: it then replaces a time a move.
     clock: Option<Clock>,
     /// The root of the iteration under way, and the best move it finished if it was cut off.
@@ -321,10 +320,6 @@ impl Engine {
             nodes: 0,
             limits: Limits::new(CHECK_EVERY),
             selective: style.selective && eval == EngineEval::Patterns && !matches!(budget, Budget::Depth(_)),
-            spread: match budget {
-                Budget::Time(_) => Spread::ROUND_8,
-                _ => Spread::ROUND_2,
-            },
             clock: None,
             root: Board::START,
             root_depth: 0,
@@ -559,7 +554,6 @@ impl Engine {
                     nodes: 0,
                     limits,
                     selective: self.selective,
-                    spread: self.spread,
                     clock: None,
                     root: board,
                     root_depth: 0,
@@ -779,7 +773,7 @@ impl Engine {
     #[inline(always)]
     fn probcut<C: Cpu>(&mut self, board: Board, features: &Features, depth: u32, alpha: i32, beta: i32) -> Option<i32> {
         let shallow = probcut::shallow_depth(depth);
-        let margin = self.spread.margin(board.empty_count(), shallow, depth);
+        let margin = probcut::margin(board.empty_count(), shallow, depth);
         // Only estimates are predicted: a window with a proven bound on the cut's side is never
         // cut, since a shallow estimate far above a proven loss by 10 says nothing of whether the
         // loss is by 10 or by 14 (docs/engine.md, "Proven values and ProbCut").
@@ -936,12 +930,5 @@ mod tests {
         assert!(!Engine::with_style(Budget::Nodes(1000), EngineStyle::HANDMADE).selective);
         assert!(Engine::with_budget(Budget::Nodes(1000)).selective);
         assert!(!Engine::with_style(Budget::Nodes(1000), EngineStyle::FULL_WIDTH).selective);
-    }
-
-    #[test]
-    fn a_timed_engine_cuts_by_the_refitted_spread_and_a_node_budget_by_the_old() {
-        // Training data rests on a node budget's games: they keep the round-2 spread.
-        assert_eq!(Engine::new(100).spread, Spread::ROUND_8);
-        assert_eq!(Engine::with_budget(Budget::Nodes(1000)).spread, Spread::ROUND_2);
     }
 }

@@ -21,33 +21,26 @@ pub const fn shallow_depth(depth: u32) -> u32 {
     if shallow == 0 { depth - 2 } else { shallow }
 }
 
-/// A fitted spread of deep values around shallow ones: the standard deviation, in discs, of a deep
-/// search's value minus the shallow one's, `a + b * empties + c * shallow + d * deep` (what
-/// `othello probcut` prints as `SIGMA_MODEL`; docs/engine.md has the commands).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Spread(pub [f64; 4]);
+/// The standard deviation, in discs, of a deep search's value minus the shallow one's:
+/// `a + b * empties + c * shallow + d * deep`, fitted by `othello probcut` on round-2 self-play
+/// positions (docs/engine.md has the command).
+pub const SIGMA_MODEL: [f64; 4] = [5.2816, -0.0658, -0.5789, 0.3094];
 
-impl Spread {
-    /// Fitted on round-2 self-play positions with the round-2 weights. A node budget keeps it, since
-    /// training data rests on a node budget's games, and so do the solver's probable cuts, whose
-    /// FFO times were tuned with it (a narrower spread cost them nodes).
-    pub const ROUND_2: Spread = Spread([5.2816, -0.0658, -0.5789, 0.3094]);
-    /// Refitted with the round-8 weights (the built-in ones) on positions of their games, about 15%
-    /// narrower: what a timed engine cuts by, since against NTest at equal time it scored more.
-    pub const ROUND_8: Spread = Spread([4.1713, -0.0472, -0.4322, 0.2340]);
+/// The fitted standard deviation for a position with `empties` empty squares, in discs.
+pub fn sigma(empties: u32, shallow: u32, deep: u32) -> f64 {
+    evaluate_model(&SIGMA_MODEL, empties, shallow, deep)
+}
 
-    /// The standard deviation for a position with `empties` empty squares, in discs.
-    pub fn sigma(self, empties: u32, shallow: u32, deep: u32) -> f64 {
-        let [a, b, c, d] = self.0;
-        // A floor keeps a model fitted on few depths from going to zero or below far out.
-        (a + b * f64::from(empties) + c * f64::from(shallow) + d * f64::from(deep)).max(0.5)
-    }
+/// How far beyond the window the shallow value must lie, in evaluation units (1/32 disc).
+#[inline]
+pub fn margin(empties: u32, shallow: u32, deep: u32) -> i32 {
+    (sigma(empties, shallow, deep) * CUT_SIGMAS * f64::from(crate::patterns::SCALE)) as i32
+}
 
-    /// How far beyond the window the shallow value must lie, in evaluation units (1/32 disc).
-    #[inline]
-    pub fn margin(self, empties: u32, shallow: u32, deep: u32) -> i32 {
-        (self.sigma(empties, shallow, deep) * CUT_SIGMAS * f64::from(crate::patterns::SCALE)) as i32
-    }
+fn evaluate_model(model: &[f64; 4], empties: u32, shallow: u32, deep: u32) -> f64 {
+    let [a, b, c, d] = *model;
+    // A floor keeps a model fitted on few depths from going to zero or below far out.
+    (a + b * f64::from(empties) + c * f64::from(shallow) + d * f64::from(deep)).max(0.5)
 }
 
 /// One fitting observation: a position's deep value minus its shallow value, in discs.
@@ -77,8 +70,8 @@ pub struct Cell {
 }
 
 /// The spread of every cell with enough observations, and the linear model fitted to the cells
-/// (least squares weighted by their counts).
-pub fn fit(observations: &[Observation]) -> (Vec<Cell>, Spread) {
+/// (least squares weighted by their counts): what `SIGMA_MODEL` holds.
+pub fn fit(observations: &[Observation]) -> (Vec<Cell>, [f64; 4]) {
     // Per cell: count, sum of empties, sum and sum of squares of the differences.
     let mut sums: std::collections::BTreeMap<(u32, u32), (usize, f64, f64, f64)> = Default::default();
     for o in observations {
@@ -112,9 +105,9 @@ pub fn fit(observations: &[Observation]) -> (Vec<Cell>, Spread) {
             fitted: 0.0,
         });
     }
-    let model = Spread(least_squares(&rows));
+    let model = least_squares(&rows);
     for (cell, (features, _, _)) in cells.iter_mut().zip(&rows) {
-        cell.fitted = model.sigma(features[1] as u32, shallow_depth(cell.deep), cell.deep);
+        cell.fitted = evaluate_model(&model, features[1] as u32, shallow_depth(cell.deep), cell.deep);
     }
     (cells, model)
 }
@@ -189,7 +182,7 @@ mod tests {
         }
         let (cells, model) = fit(&observations);
         assert_eq!(cells.len(), 5 * 8);
-        for (fitted, expected) in model.0.iter().zip(truth) {
+        for (fitted, expected) in model.iter().zip(truth) {
             assert!((fitted - expected).abs() < 1e-6, "{model:?}");
         }
         assert!(
@@ -200,12 +193,10 @@ mod tests {
     }
 
     #[test]
-    fn the_built_in_spreads_give_positive_margins() {
-        for spread in [Spread::ROUND_2, Spread::ROUND_8] {
-            for empties in 10..=60 {
-                for deep in MIN_DEPTH..=30 {
-                    assert!(spread.margin(empties, shallow_depth(deep), deep) > 0, "{spread:?}");
-                }
+    fn the_built_in_model_gives_positive_margins() {
+        for empties in 10..=60 {
+            for deep in MIN_DEPTH..=30 {
+                assert!(sigma(empties, shallow_depth(deep), deep) > 0.0);
             }
         }
     }

@@ -798,7 +798,7 @@ impl Solver {
         let depth = probable_cut_depth(empties);
         // The midgame's fitted spread, taken out to a search as deep as the empties: not fitted on
         // exact scores, but its cuts only make a guess; the exact search never sees them.
-        let sigma = probcut::Spread::ROUND_2.sigma(empties, depth, empties) * PROBABLE_CUT_SIGMAS;
+        let sigma = probcut::sigma(empties, depth, empties) * PROBABLE_CUT_SIGMAS;
         let margin = (sigma * f64::from(SCALE)) as i32;
         // Scores counted with empties to the winner are even: so are the bounds returned.
         let even = self.counting == Counting::EmptiesToWinner;
