@@ -117,7 +117,7 @@ pub fn run(args: ProbcutArgs) -> Result<()> {
         );
     }
     report += &format!(
-        "sigma = {:.4} + {:.4} * empties + {:.4} * shallow + {:.4} * deep\nSIGMA_MODEL = [{:.4}, {:.4}, {:.4}, {:.4}]\n",
+        "sigma = {:.4} + {:.4} * empties + {:.4} * shallow + {:.4} * deep\nMIDGAME_SIGMA_MODEL = [{:.4}, {:.4}, {:.4}, {:.4}]\n",
         model[0], model[1], model[2], model[3], model[0], model[1], model[2], model[3]
     );
     write_stdout(&report)

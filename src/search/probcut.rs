@@ -8,33 +8,50 @@
 /// as well: 59.4% of 128 games against full width at a million nodes a move, both).
 pub const MIN_DEPTH: u32 = 3;
 
-/// How many standard deviations beyond the window a shallow value must lie to cut. 1.0 and 2.0
-/// did no better in matches at equal nodes; with normal differences, 1.5 keeps 93% of the cuts
-/// right, and a wrong one only misjudges a bound of its parent.
-pub const CUT_SIGMAS: f64 = 1.5;
+/// How many standard deviations beyond the window a shallow value must lie to cut: NTest's
+/// midgame setting. With the shallow depths below it gives NTest's tree (3.83 M nodes to depth 12
+/// on 28 positions, NTest 2.95 M; 1.5 with half-depth tests: 11.90 M) and plays as well held to
+/// depth 14 against NTest (47.9% of 256 games against 46.1%) in under a third of the time
+/// (docs/engine.md, "Selective search").
+pub const CUT_SIGMAS: f64 = 1.0;
 
-/// The shallow search's depth for a deep one of `depth`: about half of it (twice a quarter, rounded
-/// down), of the same parity (values of odd and even depths differ systematically: the side to
-/// move at the horizon).
+/// From this depth the shallow search is a third of the deep one, not a half: the cut is tried
+/// for the price of a much smaller search, as NTest tries it (from 9 plies: 3).
+pub const THIRD_FROM: u32 = 9;
+
+/// The shallow search's depth for a deep one of `depth`: about half of it below [`THIRD_FROM`]
+/// (twice a quarter, rounded down), about a third from it, always of the same parity (values of odd
+/// and even depths differ systematically: the side to move at the horizon).
 pub const fn shallow_depth(depth: u32) -> u32 {
+    if depth >= THIRD_FROM {
+        let third = depth / 3;
+        return third + ((depth - third) & 1);
+    }
     let shallow = 2 * (depth / 4) + (depth & 1);
     if shallow == 0 { depth - 2 } else { shallow }
 }
 
 /// The standard deviation, in discs, of a deep search's value minus the shallow one's:
 /// `a + b * empties + c * shallow + d * deep`, fitted by `othello probcut` on round-2 self-play
-/// positions (docs/engine.md has the command).
+/// positions (docs/engine.md has the command). The endgame's probable cuts (`search::endgame`)
+/// read it; the midgame search reads [`MIDGAME_SIGMA_MODEL`].
 pub const SIGMA_MODEL: [f64; 4] = [5.2816, -0.0658, -0.5789, 0.3094];
+
+/// [`SIGMA_MODEL`] for the midgame search's cuts, fitted with the built-in (round-8) weights on
+/// their own self-play positions for the shallow depths of [`shallow_depth`] (docs/engine.md).
+pub const MIDGAME_SIGMA_MODEL: [f64; 4] = [4.3341, -0.0567, -0.5042, 0.2683];
 
 /// The fitted standard deviation for a position with `empties` empty squares, in discs.
 pub fn sigma(empties: u32, shallow: u32, deep: u32) -> f64 {
     evaluate_model(&SIGMA_MODEL, empties, shallow, deep)
 }
 
-/// How far beyond the window the shallow value must lie, in evaluation units (1/32 disc).
+/// How far beyond the window the midgame search's shallow value must lie, in evaluation units
+/// (1/32 disc).
 #[inline]
 pub fn margin(empties: u32, shallow: u32, deep: u32) -> i32 {
-    (sigma(empties, shallow, deep) * CUT_SIGMAS * f64::from(crate::patterns::SCALE)) as i32
+    let sigma = evaluate_model(&MIDGAME_SIGMA_MODEL, empties, shallow, deep);
+    (sigma * CUT_SIGMAS * f64::from(crate::patterns::SCALE)) as i32
 }
 
 fn evaluate_model(model: &[f64; 4], empties: u32, shallow: u32, deep: u32) -> f64 {
@@ -156,7 +173,10 @@ mod tests {
             assert!(shallow >= 1 && shallow < depth, "{depth} -> {shallow}");
             assert_eq!(shallow % 2, depth % 2, "{depth} -> {shallow}");
         }
-        assert_eq!([3, 4, 8, 9, 12].map(shallow_depth), [1, 2, 4, 5, 6]);
+        assert_eq!(
+            [3, 4, 8, 9, 10, 12, 14, 20].map(shallow_depth),
+            [1, 2, 4, 3, 4, 4, 4, 6]
+        );
     }
 
     #[test]
@@ -197,6 +217,7 @@ mod tests {
         for empties in 10..=60 {
             for deep in MIN_DEPTH..=30 {
                 assert!(sigma(empties, shallow_depth(deep), deep) > 0.0);
+                assert!(margin(empties, shallow_depth(deep), deep) > 0);
             }
         }
     }

@@ -340,7 +340,7 @@ fn probcut_fits_its_spread_on_self_play_positions_the_same_on_any_thread_count()
         "{report}"
     );
     assert!(
-        report.lines().any(|line| line.starts_with("SIGMA_MODEL = [")),
+        report.lines().any(|line| line.starts_with("MIDGAME_SIGMA_MODEL = [")),
         "{report}"
     );
     assert_eq!(fit("2"), report);
