@@ -9,7 +9,7 @@
 pub const MIN_DEPTH: u32 = 3;
 
 /// How many standard deviations beyond the window a shallow value must lie to cut: NTest's
-/// midgame setting. With the shallow depths below (and an earlier refit within 0.1 of a disc of
+/// midgame setting. With the shallow depths below (and an earlier refit within 0.2 of a disc of
 /// this one), an experiment build had NTest's tree (3.83 M nodes to depth 12 on 28 positions, NTest
 /// 2.95 M; 1.5 with half-depth tests: 11.90 M) and played as well held to depth 14 against NTest
 /// (47.9% of 256 games against 46.1%) in under a third of the time; built in, it won 52.0% of
