@@ -95,8 +95,10 @@ pub(crate) struct Table<E> {
 
 impl<E: Packed> Table<E> {
     pub(crate) fn new(bits: u32) -> Table<E> {
+        let slots = bytemuck::zeroed_vec(1 << bits.max(1));
+        ask_for_huge_pages(&slots);
         Table {
-            slots: bytemuck::zeroed_vec(1 << bits.max(1)),
+            slots,
             root: AtomicU64::new(0),
             entries: std::marker::PhantomData,
         }
@@ -179,6 +181,32 @@ impl<E: Packed> Table<E> {
             second.write(board, data);
         }
     }
+}
+
+/// Asks the system to map the table in pages of 2 MiB where it can (Linux's transparent huge
+/// pages, where they are enabled for those who ask, as on this project's machines): a table's
+/// pages are mapped as the search first touches them, and in 4 KiB pages a short search in a
+/// fresh process spends a third of its time in those faults. (A one-shot `othello best --strategy
+/// engine:300` visited 10% more nodes; 93 searches of a million nodes took 5.9 s of wall time
+/// instead of 7.7; a warm table, in a match or an exact solve, runs as fast either way:
+/// docs/engine.md.) Only whole huge pages inside the table are named; a system without them
+/// ignores the request.
+fn ask_for_huge_pages(slots: &[Slot]) {
+    #[cfg(target_os = "linux")]
+    {
+        const HUGE_PAGE: usize = 2 << 20;
+        let start = slots.as_ptr() as usize;
+        let end = start + std::mem::size_of_val(slots);
+        let (first, last) = (start.next_multiple_of(HUGE_PAGE), end / HUGE_PAGE * HUGE_PAGE);
+        if last > first {
+            // SAFETY: the range lies inside the table's own allocation, which lives as long as the
+            // call; the advice changes how the pages are backed, never their contents (they are
+            // still zero), and a refusal (EINVAL where the kernel lacks the feature) is harmless.
+            unsafe { libc::madvise(first as *mut libc::c_void, last - first, libc::MADV_HUGEPAGE) };
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = slots;
 }
 
 #[cfg(test)]
