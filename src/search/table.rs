@@ -184,12 +184,12 @@ impl<E: Packed> Table<E> {
 }
 
 /// Asks the system to map the table in pages of 2 MiB where it can (Linux's transparent huge
-/// pages, where they are enabled for those who ask, as on this project's machines): a table's
+/// pages, where they are given to programs that ask, as on the machines measured): a table's
 /// pages are mapped as the search first touches them, and in 4 KiB pages a short search in a
-/// fresh process spends a third of its time in those faults. (A one-shot `othello best --strategy
-/// engine:300` visited 10% more nodes; 93 searches of a million nodes took 5.9 s of wall time
-/// instead of 7.7; a warm table, in a match or an exact solve, runs as fast either way:
-/// docs/engine.md.) Only whole huge pages inside the table are named; a system without them
+/// fresh process spent about a third of its wall time in the kernel mapping them. (A one-shot
+/// `othello best --strategy engine:300` visited 5-12% more nodes; 93 searches of a million nodes
+/// took 5.9 s of wall time instead of 7.7; a warm table, in a match or an exact solve, runs as
+/// fast either way: docs/engine.md.) Only whole huge pages inside the table are named; a system without them
 /// ignores the request.
 fn ask_for_huge_pages(slots: &[Slot]) {
     #[cfg(target_os = "linux")]
