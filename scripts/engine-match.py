@@ -19,6 +19,13 @@ and its moves are read off the boards it prints).
     # Zebra at depth 12, exact from 20 empties, no book, no randomness, against engine:1000
     scripts/engine-match.py 'gtp=target/release/othello gtp --threads 1' \\
         'zebra@12,20,22=cd /work/anchors/zebra && exec ./zebra -b 0 -r 0 -w 0 -e 1 -p 0'
+    # the same from the 17th to 32nd openings of a set judged near even (scripts/balanced-openings.py)
+    scripts/engine-match.py --opening-file fixtures/engine/balanced-openings.txt --skip 16 ...
+
+Random openings of 8 plies are mostly decided by the draw: in 64 of them the engine's search
+valued 45 at 6 discs or more for one side, and there the colour with the better opening won both
+games of 40 of the 45 pairs (docs/benchmarks.md), so a match of such openings shows little of the
+players. An opening file gives each pair of games an opening from the file instead, in order.
 """
 import argparse
 import os
@@ -263,6 +270,48 @@ class Engine:
             self.proc.kill()
 
 
+def random_opening(seed, pair, plies):
+    """The random opening of the `pair`-th pair of games: `plies` legal moves drawn by a generator
+    seeded by the match's seed and the pair (a pass is never drawn: an opening that meets one is
+    cut short there)."""
+    rng = random.Random(seed * 1000 + pair)
+    board, side, opening = list(START), "x", []
+    for _ in range(plies):
+        legal = legal_moves(board, side)
+        if not legal:
+            break
+        square = rng.choice(legal)
+        opening.append(square)
+        board = play(board, square, side)
+        side = "o" if side == "x" else "x"
+    return opening
+
+
+def read_openings(path):
+    """The openings of an opening file: the transcript that starts each line (blank lines and
+    what follows # are left out), each checked move by move. Raises ValueError naming the line."""
+    openings = []
+    with open(path) as lines:
+        for number, line in enumerate(lines, 1):
+            fields = line.split("#", 1)[0].split()
+            if not fields:
+                continue
+            text, board, side, opening = fields[0].lower(), list(START), "x", []
+            if len(text) % 2 or not re.fullmatch(r"([a-h][1-8])*", text):
+                raise ValueError(f"{path}:{number}: {fields[0]!r} is not a transcript (expected moves like f5d6c3)")
+            for i in range(0, len(text), 2):
+                if not legal_moves(board, side):
+                    side = "o" if side == "x" else "x"
+                square = parse(text[i:i + 2])
+                if square not in legal_moves(board, side):
+                    raise ValueError(f"{path}:{number}: {text[i:i + 2]} (move {i // 2 + 1}) is illegal")
+                board = play(board, square, side)
+                opening.append(square)
+                side = "o" if side == "x" else "x"
+            openings.append(opening)
+    return openings
+
+
 def ggf(clock):
     board = "".join({".": "-", "x": "*", "o": "O"}[c] for c in START)
     return f"(;GM[Othello]PC[engine-match]PB[a]PW[b]TI[{clock or 0}]TY[8]BO[8 {board} *];)"
@@ -331,21 +380,36 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--record", help="a file to append each game's line to, as it ends: its number, A's colour, "
                         "the discs and the moves (a transcript `othello analyze --moves` reads)")
+    parser.add_argument("--opening-file", help="openings, a transcript at the start of each line (# begins a comment), "
+                        "taken in order instead of random ones")
+    parser.add_argument("--skip", type=int, default=0, help="with --opening-file, the lines of openings to pass over")
     args = parser.parse_args()
+    openings = None
+    if args.opening_file:
+        try:
+            openings = read_openings(args.opening_file)[args.skip:]
+        except (OSError, ValueError) as error:
+            print(f"engine-match: {error}", file=sys.stderr)
+            return 2
+        pairs = (args.games + 1) // 2
+        if len(openings) < pairs:
+            print(f"engine-match: {args.opening_file} has {len(openings)} openings after --skip {args.skip}, "
+                  f"expected at least {pairs} for {args.games} games", file=sys.stderr)
+            return 2
+        source = f"openings {args.skip + 1}-{args.skip + pairs} of {args.opening_file}"
+    else:
+        source = f"random openings of {args.openings} plies (seed {args.seed})"
     record = open(args.record, "a") if args.record else None
     clock = f" on a {args.clock} s clock" if args.clock else ""
-    print(f"A: {args.a}{clock}\nB: {args.b}\n{args.games} games from random openings of {args.openings} plies "
-          f"(seed {args.seed}), each opening with both colours", flush=True)
+    print(f"A: {args.a}{clock}\nB: {args.b}\n{args.games} games from {source}, each opening with both colours",
+          flush=True)
     points = a_discs = b_discs = timeouts = 0
     totals = {"a": [0, 0.0, 0.0], "b": [0, 0.0, 0.0]}
     for index in range(args.games):
-        rng = random.Random(args.seed * 1000 + index // 2)
-        board, side, opening = list(START), "x", []
-        for _ in range(args.openings):
-            square = rng.choice(legal_moves(board, side))
-            opening.append(square)
-            board = play(board, square, side)
-            side = "o" if side == "x" else "x"
+        if openings is None:
+            opening = random_opening(args.seed, index // 2, args.openings)
+        else:
+            opening = openings[index // 2]
         a, b, a_cost, b_cost, lost_on_time, used, moves = game(args, index, opening)
         points += 1.0 if a > b else 0.5 if a == b else 0.0
         a_discs, b_discs, timeouts = a_discs + a, b_discs + b, timeouts + lost_on_time

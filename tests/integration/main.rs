@@ -23,6 +23,7 @@ mod players;
 mod protocols;
 mod rules_against_mailbox;
 mod sandbox;
+mod scripts;
 mod search_equivalence;
 mod seed004;
 mod selfplay;
