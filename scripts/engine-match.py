@@ -22,10 +22,11 @@ and its moves are read off the boards it prints).
     # the same from the 17th to 32nd openings of a set judged near even (scripts/balanced-openings.py)
     scripts/engine-match.py --opening-file fixtures/engine/balanced-openings.txt --skip 16 ...
 
-Random openings of 8 plies are mostly decided by the draw: in 64 of them the engine's search
-valued 45 at 6 discs or more for one side, and there the colour with the better opening won both
-games of 40 of the 45 pairs (docs/benchmarks.md), so a match of such openings shows little of the
-players. An opening file gives each pair of games an opening from the file instead, in order.
+Random openings of 8 plies are mostly decided by the draw: of the 64 of four anchor matches the
+engine's search valued 45 at 6 discs or more for one side, and in 41 of those pairs against NTest,
+42 against Zebra, the colour it favoured won both games (the other colour never did;
+docs/benchmarks.md), so a match of such openings shows little of the players. An opening file
+gives each pair of games an opening from the file instead, in order.
 """
 import argparse
 import os

@@ -15,7 +15,7 @@ use crate::course::judge::Judge;
 use crate::course::marks::CaseMark;
 use crate::course::moderator::{GameLine, Lab4Config, Lab4Tally};
 use crate::course::tournament::Standing;
-use crate::matches::{MatchReport, SideTotals};
+use crate::matches::{MatchReport, Openings, SideTotals};
 use crate::runner::{Ending, Limits, Timing};
 use crate::search::analysis::{AnalysedMove, MoveValue, Verdict};
 use crate::strategy::StrategySpec;
@@ -328,8 +328,11 @@ pub struct Match {
     pub b: MatchSide,
     pub games: u32,
     pub seed: u64,
-    /// Random plies before each pair of games.
+    /// Random plies before each pair of games (0 with an opening file).
     pub openings: u32,
+    /// The openings' file, where they came from one (`match --opening-file`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub opening_file: Option<OpeningFile>,
     pub wins: u32,
     pub draws: u32,
     pub losses: u32,
@@ -341,6 +344,17 @@ pub struct Match {
     pub forfeits: u32,
     /// Whether the same command plays the same games again (no timed player).
     pub reproducible: bool,
+}
+
+/// The opening file of a match: pair k of games played the opening on its (skip + k + 1)-th line
+/// of openings.
+#[derive(Serialize, JsonSchema)]
+pub struct OpeningFile {
+    pub file: String,
+    /// Lines of openings passed over before the first one played.
+    pub skip: u32,
+    /// Openings played, one a pair of games.
+    pub count: u32,
 }
 
 impl Document for Match {
@@ -355,7 +369,18 @@ impl From<&MatchReport> for Match {
             b: MatchSide::new(&config.b, report.b_totals),
             games: config.games,
             seed: config.seed,
-            openings: config.opening_plies,
+            openings: match &config.openings {
+                Openings::Random(plies) => *plies,
+                Openings::Listed(_) => 0,
+            },
+            opening_file: match &config.openings {
+                Openings::Random(_) => None,
+                Openings::Listed(list) => Some(OpeningFile {
+                    file: list.file.clone(),
+                    skip: list.skip,
+                    count: list.games.len() as u32,
+                }),
+            },
             wins: report.wins,
             draws: report.draws,
             losses: report.losses,

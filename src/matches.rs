@@ -1,11 +1,13 @@
-//! Strategy-against-strategy matches: colours alternating, optional random openings played once with
-//! each colour, games in parallel. Each game depends only on the seed and its number, so results do
+//! Strategy-against-strategy matches: colours alternating, optional openings (random, or listed in
+//! a file) played once with each colour, games in parallel. Each game depends only on the seed and its number, so results do
 //! not depend on the thread count (time-limited strategies excepted: they see the clock).
 
+use std::sync::Arc;
 use std::time::SystemTime;
 
 use crate::color::Color;
 use crate::game::{Forfeit, Game, Status, Turn};
+use crate::notation::transcript::{self, TranscriptError};
 use crate::position::Position;
 use crate::rng::SeededRng;
 use crate::strategy::StrategySpec;
@@ -16,8 +18,105 @@ pub struct MatchConfig {
     pub b: StrategySpec,
     pub games: u32,
     pub seed: u64,
-    /// Random moves played from the start before the strategies take over (0: none).
-    pub opening_plies: u32,
+    /// Where each pair of games starts.
+    pub openings: Openings,
+}
+
+/// Where each pair of games of a match starts: both games of pair k (games 2k and 2k + 1) from the
+/// same position, once with each colour.
+#[derive(Clone, Debug)]
+pub enum Openings {
+    /// Random moves from the start before the strategies take over (0: the start itself).
+    Random(u32),
+    /// Openings read from a file, pair k playing the k-th.
+    Listed(Arc<OpeningList>),
+}
+
+/// Openings taken in order from a file: a transcript at the start of each line.
+#[derive(Clone, Debug)]
+pub struct OpeningList {
+    /// The file, as named.
+    pub file: String,
+    /// Lines of openings passed over before the first one taken.
+    pub skip: u32,
+    pub games: Vec<Game>,
+}
+
+/// The most openings a match takes from a file (each is kept for the whole match).
+pub const MAX_LISTED_OPENINGS: u32 = 1_000_000;
+
+/// Why an opening file cannot give a match its openings.
+#[derive(Debug, thiserror::Error)]
+pub enum OpeningFileError {
+    #[error("cannot read the opening file {file}: {error}")]
+    Read { file: String, error: std::io::Error },
+    #[error("{file}, line {line}: {error}")]
+    Transcript {
+        file: String,
+        line: usize,
+        error: TranscriptError,
+    },
+    #[error(
+        "{file} has {found} openings after the {skip} skipped, expected at least {needed} (one for each pair of games)"
+    )]
+    TooFew {
+        file: String,
+        found: u32,
+        skip: u32,
+        needed: u32,
+    },
+    #[error("{needed} openings from a file is more than a match takes ({MAX_LISTED_OPENINGS}, for {} games)", 2 * MAX_LISTED_OPENINGS)]
+    TooMany { needed: u32 },
+}
+
+impl OpeningList {
+    /// The `needed` openings after the first `skip` of `file`: the transcript that starts each
+    /// line (blank lines, and what follows `#`, are left out), each played by the rules. Reading
+    /// stops once they are found.
+    pub fn read(file: &std::path::Path, skip: u32, needed: u32) -> Result<OpeningList, OpeningFileError> {
+        use std::io::BufRead;
+        let name = file.display().to_string();
+        if needed > MAX_LISTED_OPENINGS {
+            return Err(OpeningFileError::TooMany { needed });
+        }
+        let read_error = |error| OpeningFileError::Read {
+            file: name.clone(),
+            error,
+        };
+        let reader = std::io::BufReader::new(std::fs::File::open(file).map_err(read_error)?);
+        let (mut seen, mut games) = (0u32, Vec::new());
+        for (number, line) in reader.lines().enumerate() {
+            if games.len() as u32 == needed {
+                break;
+            }
+            let line = line.map_err(read_error)?;
+            let Some(transcript) = line.split('#').next().and_then(|text| text.split_whitespace().next()) else {
+                continue;
+            };
+            let game = transcript::play(Position::START, transcript).map_err(|error| OpeningFileError::Transcript {
+                file: name.clone(),
+                line: number + 1,
+                error,
+            })?;
+            seen += 1;
+            if seen > skip {
+                games.push(game);
+            }
+        }
+        if (games.len() as u32) < needed {
+            return Err(OpeningFileError::TooFew {
+                file: name,
+                found: games.len() as u32,
+                skip,
+                needed,
+            });
+        }
+        Ok(OpeningList {
+            file: name,
+            skip,
+            games,
+        })
+    }
 }
 
 /// One finished game of a match.
@@ -162,10 +261,10 @@ pub fn play_game(config: &MatchConfig, index: u32) -> PlayedGame {
     } else {
         Color::White
     };
-    let mut game = if config.opening_plies > 0 {
-        random_opening(config.seed, index / 2, config.opening_plies)
-    } else {
-        Game::new(Position::START)
+    let mut game = match &config.openings {
+        Openings::Random(0) => Game::new(Position::START),
+        Openings::Random(plies) => random_opening(config.seed, index / 2, *plies),
+        Openings::Listed(list) => list.games[(index / 2) as usize].clone(),
     };
     let opening_turns = game.turns().len();
     let player_seed =

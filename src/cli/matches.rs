@@ -11,7 +11,7 @@ use super::output::Output;
 use super::write_stdout;
 use crate::color::Color;
 use crate::log::GameLog;
-use crate::matches::{MatchConfig, MatchReport, PlayedGame, SideTotals, play_match};
+use crate::matches::{MatchConfig, MatchReport, OpeningList, Openings, PlayedGame, SideTotals, play_match};
 use crate::strategy::StrategySpec;
 
 #[derive(Args, Debug)]
@@ -30,6 +30,14 @@ pub struct MatchArgs {
     /// Start each pair of games from the same opening of this many random moves, once with each colour
     #[arg(long, value_name = "PLIES", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=59))]
     openings: u32,
+    /// Start each pair of games from the next opening of this file instead, once with each colour: a
+    /// transcript at the start of each line, `#` starting a comment (as
+    /// fixtures/engine/balanced-openings.txt, openings judged near even)
+    #[arg(long, value_name = "FILE", conflicts_with = "openings")]
+    opening_file: Option<PathBuf>,
+    /// With --opening-file, the openings to pass over before the first one played
+    #[arg(long, value_name = "N", default_value_t = 0, requires = "opening_file")]
+    skip: u32,
     /// Write every game as JSON Lines, one game a line
     #[arg(long, value_name = "FILE")]
     log: Option<PathBuf>,
@@ -48,18 +56,26 @@ pub struct MatchArgs {
 }
 
 pub fn run(args: MatchArgs) -> Result<()> {
+    let openings = match &args.opening_file {
+        None => Openings::Random(args.openings),
+        Some(file) => {
+            let list = OpeningList::read(file, args.skip, args.games.div_ceil(2))?;
+            Openings::Listed(std::sync::Arc::new(list))
+        }
+    };
     let config = MatchConfig {
         a: args.clock.prepare(&args.a, 1)?,
         b: args.clock.prepare(&args.b, 2)?,
         games: args.games,
         seed: args.seed,
-        opening_plies: args.openings,
+        openings,
     };
     super::output::Files::new()
         .inputs(
             "the player's file",
             config.a.files().into_iter().chain(config.b.files()),
         )
+        .inputs("the opening file", args.opening_file.as_deref())
         .output("--log", args.log.as_deref())
         .output("--record", args.record.as_deref())
         .check()?;
@@ -159,9 +175,15 @@ fn game_log_line(played: &PlayedGame, a: &str, b: &str) -> Result<String> {
 
 fn text_report(report: &MatchReport) -> String {
     let config = &report.config;
-    let openings = match config.opening_plies {
-        0 => "from the start position".to_string(),
-        plies => format!("from random openings of {plies} moves, each played with both colours"),
+    let openings = match &config.openings {
+        Openings::Random(0) => "from the start position".to_string(),
+        Openings::Random(plies) => format!("from random openings of {plies} moves, each played with both colours"),
+        Openings::Listed(list) => format!(
+            "from openings {}-{} of {}, each played with both colours",
+            list.skip + 1,
+            list.skip + list.games.len() as u32,
+            list.file
+        ),
     };
     let line = |spec: &StrategySpec, totals: SideTotals| {
         let mut line = format!(

@@ -102,7 +102,7 @@ pub fn run(config: &Lab4Config, mut on_game: impl FnMut(&PlayedGame, &Lab4Tally)
         b: config.opponent.clone(),
         games: config.games,
         seed: config.seed,
-        opening_plies: 0,
+        openings: crate::matches::Openings::Random(0),
     };
     let mut tally = Lab4Tally::default();
     crate::parallel::ordered(

@@ -145,7 +145,7 @@ pub fn run(config: &TournamentConfig, mut on_game: impl FnMut(&Pairing, &PlayedG
                 b: config.players[pairing.second].clone(),
                 games: 2,
                 seed: SeededRng::for_item(config.seed, pairing.number).next_u64(),
-                opening_plies: config.opening_plies,
+                openings: crate::matches::Openings::Random(config.opening_plies),
             };
             play_game(&match_config, (index % 2) as u32)
         };

@@ -359,3 +359,97 @@ fn outputs_are_checked_before_any_game_is_played() {
         "nothing was played first"
     );
 }
+
+#[test]
+fn a_match_plays_the_openings_of_a_file_in_order_each_with_both_colours() {
+    let dir = tempfile::tempdir().unwrap();
+    let openings = dir.path().join("openings.txt");
+    std::fs::write(
+        &openings,
+        "# judged even\nf5d6c3d3c4 +0\n\nf5f6e6f4 -1  # a comment\nc4e3f6e6f5\n",
+    )
+    .unwrap();
+    let file = dir.path().join("match.txt");
+    let output = common::othello([
+        "match",
+        "greedy",
+        "random",
+        "--games",
+        "4",
+        "--opening-file",
+        openings.to_str().unwrap(),
+        "--skip",
+        "1",
+        "--record",
+        file.to_str().unwrap(),
+    ])
+    .output()
+    .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains(&format!("4 games (seed 1) from openings 2-3 of {}", openings.display())),
+        "{stdout}"
+    );
+    let kept = std::fs::read_to_string(&file).unwrap();
+    let games: Vec<&str> = kept.lines().take(4).collect();
+    for (line, opening) in games.iter().zip(["f5f6e6f4", "f5f6e6f4", "c4e3f6e6f5", "c4e3f6e6f5"]) {
+        let (_, moves) = line.rsplit_once("; ").unwrap();
+        assert!(moves.starts_with(opening), "{line} should start with {opening}");
+    }
+    // greedy is black in the first game of a pair, white in the second.
+    assert!(games[0].contains("greedy (black)") && games[1].contains("greedy (white)"));
+    let report = match_json(&[
+        "greedy",
+        "random",
+        "--games",
+        "3",
+        "--opening-file",
+        openings.to_str().unwrap(),
+    ]);
+    assert_eq!(report["openings"], 0);
+    assert_eq!(report["opening_file"]["skip"], 0);
+    assert_eq!(report["opening_file"]["count"], 2);
+}
+
+#[test]
+fn a_bad_opening_file_is_refused_before_any_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("match.txt");
+    let refused = |text: &str, games: &str| {
+        let openings = dir.path().join("openings.txt");
+        std::fs::write(&openings, text).unwrap();
+        let output = common::othello([
+            "match",
+            "greedy",
+            "random",
+            "--games",
+            games,
+            "--opening-file",
+            openings.to_str().unwrap(),
+            "--record",
+            record.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+        assert_eq!(output.status.code(), Some(2));
+        assert!(output.stdout.is_empty());
+        String::from_utf8_lossy(&output.stderr).into_owned()
+    };
+    let illegal = refused("f5d6\nf5f5\n", "4");
+    assert!(
+        illegal.contains("openings.txt, line 2: move 2, f5, is illegal"),
+        "{illegal}"
+    );
+    let short = refused("f5d6\n", "3");
+    assert!(
+        short.contains("has 1 openings after the 0 skipped, expected at least 2"),
+        "{short}"
+    );
+    let missing = common::othello(["match", "greedy", "random", "--opening-file", "no-such-file.txt"])
+        .output()
+        .unwrap();
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("cannot read the opening file no-such-file.txt"));
+    assert!(!record.exists(), "no game was played");
+}
