@@ -1,6 +1,7 @@
 //! Strategy-against-strategy matches: colours alternating, optional openings (random, or listed in
-//! a file) played once with each colour, games in parallel. Each game depends only on the seed and its number, so results do
-//! not depend on the thread count (time-limited strategies excepted: they see the clock).
+//! a file) played once with each colour, games in parallel. Each game depends only on the seed and
+//! its number, so results do not depend on the thread count (time-limited strategies excepted: they
+//! see the clock).
 
 use std::sync::Arc;
 use std::time::SystemTime;
@@ -45,6 +46,10 @@ pub struct OpeningList {
 /// The most openings a match takes from a file (each is kept for the whole match).
 pub const MAX_LISTED_OPENINGS: u32 = 1_000_000;
 
+/// The longest line an opening file may have: a whole game's transcript with a comment fits, and
+/// a file that is no opening file is not read whole to find its first line's end.
+pub const MAX_OPENING_LINE: u64 = 4096;
+
 /// Why an opening file cannot give a match its openings.
 #[derive(Debug, thiserror::Error)]
 pub enum OpeningFileError {
@@ -65,6 +70,8 @@ pub enum OpeningFileError {
         skip: u32,
         needed: u32,
     },
+    #[error("{file}, line {line}: longer than {MAX_OPENING_LINE} bytes, expected a transcript and a comment at most")]
+    LongLine { file: String, line: usize },
     #[error("{needed} openings from a file is more than a match takes ({MAX_LISTED_OPENINGS}, for {} games)", 2 * MAX_LISTED_OPENINGS)]
     TooMany { needed: u32 },
 }
@@ -74,7 +81,7 @@ impl OpeningList {
     /// line (blank lines, and what follows `#`, are left out), each played by the rules. Reading
     /// stops once they are found.
     pub fn read(file: &std::path::Path, skip: u32, needed: u32) -> Result<OpeningList, OpeningFileError> {
-        use std::io::BufRead;
+        use std::io::{BufRead, Read};
         let name = file.display().to_string();
         if needed > MAX_LISTED_OPENINGS {
             return Err(OpeningFileError::TooMany { needed });
@@ -83,19 +90,30 @@ impl OpeningList {
             file: name.clone(),
             error,
         };
-        let reader = std::io::BufReader::new(std::fs::File::open(file).map_err(read_error)?);
-        let (mut seen, mut games) = (0u32, Vec::new());
-        for (number, line) in reader.lines().enumerate() {
-            if games.len() as u32 == needed {
+        let mut reader = std::io::BufReader::new(std::fs::File::open(file).map_err(read_error)?);
+        let (mut seen, mut games, mut line, mut number) = (0u32, Vec::new(), String::new(), 0);
+        while (games.len() as u32) < needed {
+            line.clear();
+            number += 1;
+            let read = (&mut reader)
+                .take(MAX_OPENING_LINE)
+                .read_line(&mut line)
+                .map_err(read_error)?;
+            if read == 0 {
                 break;
             }
-            let line = line.map_err(read_error)?;
+            if read as u64 == MAX_OPENING_LINE && !line.ends_with('\n') {
+                return Err(OpeningFileError::LongLine {
+                    file: name,
+                    line: number,
+                });
+            }
             let Some(transcript) = line.split('#').next().and_then(|text| text.split_whitespace().next()) else {
                 continue;
             };
             let game = transcript::play(Position::START, transcript).map_err(|error| OpeningFileError::Transcript {
                 file: name.clone(),
-                line: number + 1,
+                line: number,
                 error,
             })?;
             seen += 1;

@@ -441,7 +441,10 @@ fn a_bad_opening_file_is_refused_before_any_game() {
         illegal.contains("openings.txt, line 2: move 2, f5, is illegal"),
         "{illegal}"
     );
+    let long = refused(&format!("{}\n", "f5".repeat(3000)), "2");
+    assert!(long.contains("openings.txt, line 1: longer than 4096 bytes"), "{long}");
     let short = refused("f5d6\n", "3");
+
     assert!(
         short.contains("has 1 openings after the 0 skipped, expected at least 2"),
         "{short}"
