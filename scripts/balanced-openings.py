@@ -78,6 +78,11 @@ def main():
         if getattr(args, name) < (0 if name == "within" else 1):
             print(f"balanced-openings: --{name} {getattr(args, name)}: expected a positive number", file=sys.stderr)
             return 2
+    try:
+        subprocess.run([args.othello, "--version"], capture_output=True, check=True)
+    except (OSError, subprocess.CalledProcessError) as error:
+        print(f"balanced-openings: --othello {args.othello}: cannot run it ({error})", file=sys.stderr)
+        return 2
     header = (f"# balanced openings: plies={args.plies} within={args.within} judge=engine:nodes={args.nodes} "
               f"seed={args.seed}\n")
     kept, seen, pair = 0, set(), 0
@@ -101,11 +106,6 @@ def main():
         out = open(args.out, "w")
         out.write(header)
         out.flush()
-    try:
-        subprocess.run([args.othello, "--version"], capture_output=True, check=True)
-    except (OSError, subprocess.CalledProcessError) as error:
-        print(f"balanced-openings: --othello {args.othello}: cannot run it ({error})", file=sys.stderr)
-        return 2
     while kept < args.count:
         squares = rules.random_opening(args.seed, pair, args.plies)
         key = canonical(squares)
