@@ -311,11 +311,18 @@ impl Engine {
         let mut solver = Solver::with_table_bits(bits + 1);
         solver.set_weights(weights);
         solver.set_names_roots(matches!(budget, Budget::Time(_)));
+        let table = Table::new(bits);
+        // Mapping the tables' pages costs a timed engine's moves time they cannot spare (on a game
+        // clock, games); a node or depth budget pays for it in nodes it never misses.
+        if matches!(budget, Budget::Time(_)) {
+            table.map_now();
+            solver.map_table_now();
+        }
         Engine {
             budget,
             eval,
             weights,
-            table: Arc::new(Table::new(bits)),
+            table: Arc::new(table),
             solver,
             nodes: 0,
             limits: Limits::new(CHECK_EVERY),

@@ -293,6 +293,11 @@ impl Solver {
         Solver::with_table_bits(22)
     }
 
+    /// Maps the table's pages now, before a timed search needs them (`Table::map_now`).
+    pub(crate) fn map_table_now(&self) {
+        self.table.map_now();
+    }
+
     pub fn with_table_bits(bits: u32) -> Solver {
         Solver {
             observer: None,
