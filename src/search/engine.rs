@@ -308,16 +308,16 @@ impl Engine {
         let weights = style
             .weights
             .map_or_else(patterns::default_weights, |loaded| &loaded.weights);
-        let mut solver = Solver::with_table_bits(bits + 1);
-        solver.set_weights(weights);
-        solver.set_names_roots(matches!(budget, Budget::Time(_)));
-        let table = Table::new(bits);
         // Mapping the tables' pages costs a timed engine's moves time they cannot spare (on a game
         // clock, games); a node or depth budget pays for it in nodes it never misses.
-        if matches!(budget, Budget::Time(_)) {
-            table.map_now();
-            solver.map_table_now();
-        }
+        let timed = matches!(budget, Budget::Time(_));
+        let (table, mut solver) = if timed {
+            (Table::new_mapped(bits), Solver::with_mapped_table(bits + 1))
+        } else {
+            (Table::new(bits), Solver::with_table_bits(bits + 1))
+        };
+        solver.set_weights(weights);
+        solver.set_names_roots(timed);
         Engine {
             budget,
             eval,

@@ -104,22 +104,24 @@ impl<E: Packed> Table<E> {
         }
     }
 
-    /// Has the system map every page of the table now rather than at the search's
-    /// first touch: a timed engine would otherwise pay for it inside its moves, where it counts
+    /// `Table::new`, with every page mapped now rather than at the search's first touch: a timed
+    /// engine would otherwise pay for it inside its moves, where it counts
     /// against a clock. A fresh table's first solve at 16 empties, with a deadline of 13 ms, ran
     /// 8,000 nodes in 38 ms of CPU (the pages, and with huge pages the kernel finding and zeroing
     /// 2 MiB at a time), 106 ms of wall time with both cores busy: games on a half-second clock were
     /// lost on time. Writes back a word of each 4 KiB page, changing nothing: a read maps the
     /// shared zero page, and the first write after it still faults (an atomic `fetch_or(0)` is
-    /// compiled to a read). Called before any search uses the table: nothing else touches it.
-    pub(crate) fn map_now(&self) {
+    /// compiled to a read).
+    pub(crate) fn new_mapped(bits: u32) -> Table<E> {
+        let table = Table::new(bits);
         let per_page = (4096 / std::mem::size_of::<Slot>()).max(1);
-        for slot in self.slots.iter().step_by(per_page) {
+        for slot in table.slots.iter().step_by(per_page) {
             let word = slot.data.as_ptr();
-            // SAFETY: the pointer is the slot's own, valid and aligned; no other thread reads or
-            // writes the table while it is being built, and volatile keeps the write.
+            // SAFETY: the pointer is the slot's own, valid and aligned; the table is not yet
+            // shared, so no other thread reads or writes it, and volatile keeps the write.
             unsafe { word.write_volatile(word.read_volatile()) };
         }
+        table
     }
 
     /// Names the root of the next searches (`None`: none, and every entry is kept by depth alone,
@@ -264,10 +266,9 @@ mod tests {
     #[cfg(target_os = "linux")]
     fn regression_a_mapped_table_has_its_pages_before_the_first_search() {
         // 96 MiB: always a mapping of its own, never carved from the heap.
-        let table: Table<(u8, i8)> = Table::new(22);
+        let table: Table<(u8, i8)> = Table::new_mapped(22);
         let start = table.slots.as_ptr() as usize;
         let end = start + std::mem::size_of_val(&table.slots[..]);
-        table.map_now();
         let kilobytes = private_kilobytes(start, end);
         assert!(
             kilobytes * 1024 >= (end - start) as u64,

@@ -293,15 +293,20 @@ impl Solver {
         Solver::with_table_bits(22)
     }
 
-    /// Maps the table's pages now, before a timed search needs them (`Table::map_now`).
-    pub(crate) fn map_table_now(&self) {
-        self.table.map_now();
+    pub fn with_table_bits(bits: u32) -> Solver {
+        Solver::with_table(Table::new(bits))
     }
 
-    pub fn with_table_bits(bits: u32) -> Solver {
+    /// A solver whose table's pages are mapped before its first search (`Table::new_mapped`), as
+    /// a timed engine needs.
+    pub(crate) fn with_mapped_table(bits: u32) -> Solver {
+        Solver::with_table(Table::new_mapped(bits))
+    }
+
+    fn with_table(table: Table<Entry>) -> Solver {
         Solver {
             observer: None,
-            table: Arc::new(Table::new(bits)),
+            table: Arc::new(table),
             weights: crate::patterns::default_weights(),
             nodes: 0,
             limits: Limits::new(CHECK_EVERY),
