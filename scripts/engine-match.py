@@ -13,6 +13,9 @@ and its moves are read off the boards it prints).
     # our GTP engine on a 5-minute clock against ours at 0.1 s a move
     scripts/engine-match.py --clock 300 'gtp=target/release/othello gtp' \\
         'gtp=target/release/othello gtp --move-time 0.1 --threads 1'
+    # two builds of ours, each on a 15 s clock
+    scripts/engine-match.py --clock 15 --clock-b 15 'gtp=target/release/othello gtp --threads 1' \\
+        'gtp=old/othello gtp --threads 1'
     # NTest at 1 s a move (a1: NBoard's depth 1) against engine:1000 through NBoard's clockless go
     scripts/engine-match.py 'gtp=target/release/othello gtp --threads 1' \\
         'nboard@1=cd /work/anchors/ntest/run && exec ../build/ntest x a1'
@@ -249,7 +252,9 @@ class Engine:
         color = "b" if side == "x" else "w"
         if self.protocol == "gtp":
             if self.clock:
-                self.ask(f"time_left {color} {max(0, int(left))} 0")
+                # To the millisecond: GTP has whole seconds, othello's gtp takes a fraction, and a
+                # clock cut down to whole seconds costs a short game's last moves all their time.
+                self.ask(f"time_left {color} {max(0.0, left):.3f} 0")
             return parse(self.ask(f"genmove {color}"))
         self.send("go")
         return parse(self.read_until(lambda line: line.startswith("===")).split()[1].split("/")[0])
@@ -288,12 +293,19 @@ def random_opening(seed, pair, plies):
     return opening
 
 
-def read_openings(path):
-    """The openings of an opening file: the transcript that starts each line (blank lines and
-    what follows # are left out), each checked move by move. Raises ValueError naming the line."""
+MAX_LINE = 4096
+
+
+def read_openings(path, wanted=None):
+    """The first `wanted` openings (all, if None) of an opening file: the transcript that starts
+    each line (blank lines and what follows # are left out). Every line is checked move by move,
+    the ones not kept too; raises ValueError naming the line. A line is read at most MAX_LINE
+    characters at a time, so that a file with no line ends is refused rather than read whole."""
     openings = []
     with open(path) as lines:
-        for number, line in enumerate(lines, 1):
+        for number, line in enumerate(iter(lambda: lines.readline(MAX_LINE + 1), ""), 1):
+            if len(line) > MAX_LINE:
+                raise ValueError(f"{path}:{number}: a line of more than {MAX_LINE} characters (expected a transcript)")
             fields = line.split("#", 1)[0].split()
             if not fields:
                 continue
@@ -309,7 +321,8 @@ def read_openings(path):
                 board = play(board, square, side)
                 opening.append(square)
                 side = "o" if side == "x" else "x"
-            openings.append(opening)
+            if wanted is None or len(openings) < wanted:
+                openings.append(opening)
     return openings
 
 
@@ -322,10 +335,11 @@ def game(args, index, opening):
     """Plays game `index`: A is black in even games. Returns A's and B's discs and their costs."""
     a_side = "x" if index % 2 == 0 else "o"
     b_side = "o" if a_side == "x" else "x"
-    engines = {a_side: engine(args.a, args.clock, a_side, opening), b_side: engine(args.b, None, b_side, opening)}
+    clocks = {a_side: args.clock, b_side: args.clock_b}
+    engines = {side: engine(spec, clocks[side], side, opening) for side, spec in ((a_side, args.a), (b_side, args.b))}
     board, side, passes, plies = list(START), "x", 0, 0
     played = []
-    left = float(args.clock or 0)
+    left = {side: float(clock or 0) for side, clock in clocks.items()}
     cost = {"x": [0, 0.0, 0.0], "o": [0, 0.0, 0.0]}  # moves, CPU seconds, wall seconds
     lost_on_time = None
     while passes < 2:
@@ -342,15 +356,15 @@ def game(args, index, opening):
                 player = engines[side]
                 cpu = cpu_seconds(player.proc.pid)
                 began = time.monotonic()
-                square = player.choose(side, left)
+                square = player.choose(side, left[side])
                 seconds = time.monotonic() - began
                 cost[side][0] += 1
                 cost[side][1] += cpu_seconds(player.proc.pid) - cpu
                 cost[side][2] += seconds
                 chosen = True
-                if side == a_side and args.clock:
-                    left -= seconds
-                    if left < 0:
+                if clocks[side]:
+                    left[side] -= seconds
+                    if left[side] < 0:
                         lost_on_time = side
                         break
                 if square not in legal:
@@ -365,10 +379,12 @@ def game(args, index, opening):
     for player in engines.values():
         player.close()
     if lost_on_time:
-        a, b = 0, 64
+        a, b = (0, 64) if lost_on_time == a_side else (64, 0)
     else:
         a, b = board.count(a_side), board.count(b_side)
-    return a, b, cost[a_side], cost[b_side], lost_on_time is not None, float(args.clock or 0) - left, "".join(played)
+    used = {key: float(clocks[side] or 0) - left[side] for key, side in (("a", a_side), ("b", b_side))}
+    loser = {a_side: "A", b_side: "B"}.get(lost_on_time)
+    return a, b, cost[a_side], cost[b_side], loser, used, "".join(played)
 
 
 def main():
@@ -376,6 +392,7 @@ def main():
     parser.add_argument("a", help="player A, PROTOCOL[@DEPTH]=COMMAND")
     parser.add_argument("b", help="player B")
     parser.add_argument("--clock", type=int, help="seconds of wall time for all of A's moves in a game")
+    parser.add_argument("--clock-b", type=int, help="the same for B (a GTP or NBoard player)")
     parser.add_argument("--games", type=int, default=32)
     parser.add_argument("--openings", type=int, default=8, help="random plies, each opening played with both colours")
     parser.add_argument("--seed", type=int, default=1)
@@ -388,7 +405,7 @@ def main():
     openings = None
     if args.opening_file:
         try:
-            openings = read_openings(args.opening_file)[args.skip:]
+            openings = read_openings(args.opening_file, args.skip + (args.games + 1) // 2)[args.skip:]
         except (OSError, ValueError) as error:
             print(f"engine-match: {error}", file=sys.stderr)
             return 2
@@ -401,10 +418,11 @@ def main():
     else:
         source = f"random openings of {args.openings} plies (seed {args.seed})"
     record = open(args.record, "a") if args.record else None
-    clock = f" on a {args.clock} s clock" if args.clock else ""
-    print(f"A: {args.a}{clock}\nB: {args.b}\n{args.games} games from {source}, each opening with both colours",
-          flush=True)
-    points = a_discs = b_discs = timeouts = 0
+    clock = {key: f" on a {seconds} s clock" if seconds else "" for key, seconds in (("a", args.clock), ("b", args.clock_b))}
+    print(f"A: {args.a}{clock['a']}\nB: {args.b}{clock['b']}\n{args.games} games from {source}, each opening with both "
+          "colours", flush=True)
+    points = a_discs = b_discs = 0
+    timeouts = {"A": 0, "B": 0}
     totals = {"a": [0, 0.0, 0.0], "b": [0, 0.0, 0.0]}
     for index in range(args.games):
         if openings is None:
@@ -413,24 +431,29 @@ def main():
             opening = openings[index // 2]
         a, b, a_cost, b_cost, lost_on_time, used, moves = game(args, index, opening)
         points += 1.0 if a > b else 0.5 if a == b else 0.0
-        a_discs, b_discs, timeouts = a_discs + a, b_discs + b, timeouts + lost_on_time
+        a_discs, b_discs = a_discs + a, b_discs + b
+        if lost_on_time:
+            timeouts[lost_on_time] += 1
         for key, cost in (("a", a_cost), ("b", b_cost)):
             totals[key] = [t + c for t, c in zip(totals[key], cost)]
         colour = "black" if index % 2 == 0 else "white"
         if record:
             record.write(f"{index + 1} A={colour} {a}-{b} {moves}\n")
             record.flush()
-        used_text = f", A's clock used {used:.1f} s" if args.clock else ""
-        print(f"game {index + 1}: A ({colour}) {a}-{b}{' A LOST ON TIME' if lost_on_time else ''}{used_text}; "
+        used_text = "".join(f", {key.upper()}'s clock used {used[key]:.1f} s"
+                            for key, seconds in (("a", args.clock), ("b", args.clock_b)) if seconds)
+        lost_text = f" {lost_on_time} LOST ON TIME" if lost_on_time else ""
+        print(f"game {index + 1}: A ({colour}) {a}-{b}{lost_text}{used_text}; "
               f"CPU a move A {a_cost[1] / max(1, a_cost[0]):.2f} s, B {b_cost[1] / max(1, b_cost[0]):.2f} s",
               flush=True)
     print(f"A: {points:g} of {args.games} points ({100 * points / args.games:.1f}%), "
-          f"{100 * a_discs / max(1, a_discs + b_discs):.1f}% of the discs; {timeouts} lost on time")
+          f"{100 * a_discs / max(1, a_discs + b_discs):.1f}% of the discs; {timeouts['A']} lost on time"
+          + (f", B {timeouts['B']}" if args.clock_b else ""))
     for key in ("a", "b"):
         moves, cpu, wall = totals[key]
         print(f"{key.upper()}: {moves} moves, {cpu / max(1, moves):.3f} s of CPU and {wall / max(1, moves):.3f} s "
               f"of wall time a move")
-    return 1 if timeouts else 0
+    return 1 if any(timeouts.values()) else 0
 
 
 if __name__ == "__main__":

@@ -212,10 +212,15 @@ impl Session {
                         .and_then(|s| s.parse::<u32>().ok())
                         .ok_or("syntax error: time_left COLOR SECONDS STONES")
                 };
-                let seconds = number(1)?;
+                // Whole seconds in GTP; a fraction is taken too (scripts/engine-match.py sends one).
+                let seconds = arguments
+                    .get(1)
+                    .and_then(|s| s.parse::<f64>().ok())
+                    .and_then(|s| Duration::try_from_secs_f64(s).ok())
+                    .ok_or("syntax error: time_left COLOR SECONDS STONES")?;
                 // The stones are optional: some controllers send only the seconds.
                 let stones = if arguments.len() > 2 { number(2)? } else { 0 };
-                self.left[side.index()] = Some(Duration::from_secs(seconds.into()));
+                self.left[side.index()] = Some(seconds);
                 self.stones[side.index()] = stones;
                 Ok(String::new())
             }
@@ -304,9 +309,20 @@ impl Session {
     /// its moves took here; none without time settings (the engine then has its time a move).
     fn clock_for(&self, side: Color) -> Option<Clock> {
         let own_moves = self.game.position().board.empty_count().div_ceil(2).max(1);
-        let (left, stones) = match self.left[side.index()] {
-            Some(left) => (left, self.stones[side.index()]),
-            None => (self.main_time?.saturating_sub(self.used[side.index()]), 0),
+        let watched = self.main_time.map(|main| main.saturating_sub(self.used[side.index()]));
+        let (left, stones) = match (self.left[side.index()], self.stones[side.index()]) {
+            // Whole seconds, as GTP has them, most likely cut down from the controller's clock: the
+            // engine's own watch, where it lies within the second they name. Taken as they come, a
+            // clock spent to its last seconds would leave every move a second short, and the last
+            // moves none (at 0.9 s left, `time_left b 0 0`).
+            (Some(left), 0) if left.subsec_nanos() == 0 => (
+                watched
+                    .filter(|watched| (left..left + Duration::from_secs(1)).contains(watched))
+                    .unwrap_or(left),
+                0,
+            ),
+            (Some(left), stones) => (left, stones),
+            (None, _) => (watched?, 0),
         };
         let clock = if stones > 0 {
             // In a byo-yomi period: its time for its stones, a move at a time.
@@ -323,7 +339,8 @@ impl Session {
             }
         };
         Some(Clock {
-            left: clock.left.min(MAX_MOVE_TIME * own_moves),
+            // About half the moves to come share the clock: those after the solve take nothing.
+            left: clock.left.min(MAX_MOVE_TIME * own_moves / 2),
             per_move: clock.per_move.min(MAX_MOVE_TIME),
         })
     }
@@ -366,9 +383,9 @@ mod tests {
         );
         assert_eq!(session.answer("time_settings", &["86400", "0", "0"]), Ok(String::new()));
         let clock = session.clock_for(Color::Black).unwrap();
-        assert_eq!(clock.left, MAX_MOVE_TIME * 30);
+        assert_eq!(clock.left, MAX_MOVE_TIME * 15);
         // No iteration starts after a minute; one under way may run on to three.
-        let time = MoveTime::from_clock(clock, 60);
+        let time = MoveTime::from_clock(clock, 60, 1);
         assert!(time.start_before <= MAX_MOVE_TIME && time.limit <= MAX_MOVE_TIME * 3);
         assert_eq!(session.answer("time_left", &["b", "300", "0"]), Ok(String::new()));
         assert_eq!(session.clock_for(Color::Black).unwrap().left, Duration::from_secs(300));
@@ -381,6 +398,31 @@ mod tests {
         session.used[Color::Black.index()] = Duration::from_secs(20);
         assert_eq!(session.clock_for(Color::Black).unwrap().left, Duration::from_secs(40));
         assert_eq!(session.clock_for(Color::White).unwrap().left, Duration::from_secs(60));
+    }
+
+    #[test]
+    fn regression_time_left_in_whole_seconds_is_read_to_the_fraction_by_the_engines_watch() {
+        let mut session = session();
+        session.answer("time_settings", &["15", "0", "0"]).unwrap();
+        session.used[Color::Black.index()] = Duration::from_millis(14_100);
+        // 0.9 s left, as a controller that cuts it to whole seconds says it: not no time at all.
+        session.answer("time_left", &["b", "0", "0"]).unwrap();
+        assert_eq!(
+            session.clock_for(Color::Black).unwrap().left,
+            Duration::from_millis(900)
+        );
+        // A watch that disagrees with the controller's second is not believed.
+        session.used[Color::Black.index()] = Duration::from_millis(12_500);
+        assert_eq!(session.clock_for(Color::Black).unwrap().left, Duration::ZERO);
+        // A fraction is taken as it is.
+        session.answer("time_left", &["b", "0.25", "0"]).unwrap();
+        assert_eq!(
+            session.clock_for(Color::Black).unwrap().left,
+            Duration::from_millis(250)
+        );
+        for bad in ["-1", "NaN", "inf", "x"] {
+            assert!(session.answer("time_left", &["b", bad, "0"]).is_err(), "{bad}");
+        }
     }
 
     #[test]

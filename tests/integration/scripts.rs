@@ -134,3 +134,54 @@ fn engine_match_refuses_a_bad_opening_file_before_any_game() {
     );
     assert!(!record.exists(), "nothing recorded");
 }
+
+#[test]
+fn regression_engine_match_reads_an_opening_file_a_bounded_line_at_a_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("record.txt");
+    let endless = dir.path().join("endless.txt");
+    std::fs::write(&endless, format!("f5d6c3\n{}", "f5d6".repeat(1_000_000))).unwrap();
+    let output = engine_match(&endless, 0, 2, &record);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("endless.txt:2: a line of more than 4096 characters"),
+        "{stderr}"
+    );
+    assert!(!record.exists(), "nothing recorded");
+}
+
+#[test]
+fn engine_match_puts_both_players_on_a_clock_and_reports_what_each_used() {
+    let dir = tempfile::tempdir().unwrap();
+    let openings = dir.path().join("openings.txt");
+    std::fs::write(&openings, "f5d6c3d3c4f4\n").unwrap();
+    let timed = format!("gtp={} gtp --threads 1", common::othello_path());
+    let output = script("engine-match.py")
+        .args(["--games", "1", "--clock", "2", "--clock-b", "2", "--opening-file"])
+        .arg(&openings)
+        .args([&timed, &timed])
+        .output()
+        .expect("python3 runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("on a 2 s clock\nB: gtp=") && stdout.ends_with("s of wall time a move\n"),
+        "{stdout}"
+    );
+    let game = stdout
+        .lines()
+        .find(|line| line.starts_with("game 1:"))
+        .expect("a game line");
+    // Each side's clock, as the referee measured it: spent, and within the 2 s unless lost on time.
+    for side in ["A's clock used ", "B's clock used "] {
+        let used: f64 = game
+            .split(side)
+            .nth(1)
+            .and_then(|rest| rest.split(' ').next())
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(used > 0.5 && (used <= 2.0 || game.contains("LOST ON TIME")), "{game}");
+    }
+    assert!(stdout.contains("lost on time, B "), "{stdout}");
+}
