@@ -339,8 +339,7 @@ impl Session {
             }
         };
         Some(Clock {
-            // About half the moves to come share the clock: those after the solve take nothing.
-            left: clock.left.min(MAX_MOVE_TIME * own_moves / 2),
+            left: clock.left.min(MAX_MOVE_TIME * own_moves),
             per_move: clock.per_move.min(MAX_MOVE_TIME),
         })
     }
@@ -383,9 +382,9 @@ mod tests {
         );
         assert_eq!(session.answer("time_settings", &["86400", "0", "0"]), Ok(String::new()));
         let clock = session.clock_for(Color::Black).unwrap();
-        assert_eq!(clock.left, MAX_MOVE_TIME * 15);
+        assert_eq!(clock.left, MAX_MOVE_TIME * 30);
         // No iteration starts after a minute; one under way may run on to three.
-        let time = MoveTime::from_clock(clock, 60, 1);
+        let time = MoveTime::from_clock(clock, 60);
         assert!(time.start_before <= MAX_MOVE_TIME && time.limit <= MAX_MOVE_TIME * 3);
         assert_eq!(session.answer("time_left", &["b", "300", "0"]), Ok(String::new()));
         assert_eq!(session.clock_for(Color::Black).unwrap().left, Duration::from_secs(300));

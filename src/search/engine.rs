@@ -20,7 +20,7 @@ use crate::search::ordering::fastest_first;
 use crate::search::probcut;
 use crate::search::table::{NO_MOVE, Packed, Table};
 use crate::search::threads::{self, Busy};
-use crate::search::time::{Clock, MIDGAME_SHARE_BEFORE_SOLVING, MoveTime};
+use crate::search::time::{Clock, MoveTime};
 use crate::search::{WIN, best_child};
 use crate::square::Square;
 use crate::value::Value;
@@ -28,9 +28,29 @@ use crate::value::Value;
 /// The default thinking time per move.
 pub const DEFAULT_MILLISECONDS: u64 = 1000;
 
+/// A timed engine tries the solver, once the midgame search has had its share, where the solver
+/// most likely finishes in the rest of the time: the median time of one thread's solve is
+/// `SOLVE_SECONDS` at `SOLVE_EMPTIES` empty squares and `SOLVE_GROWTH` times as long for each
+/// empty square more. (Measured on positions of NTest's games against engine:1000, 12 at each
+/// count, `othello solve --threads 1`, AMD EPYC, 2026-11-26: medians 0.42, 0.9, 1.75 and 2.8 s
+/// at 22-25 empties. A try that does not finish leaves the midgame search's move from a quarter
+/// of the time: the rule of before, 25 empties at 1 s a move, finished 1 solve of 12 at 25 and
+/// 24 empties, 5 at 23, 8 at 22.)
+const SOLVE_EMPTIES: u32 = 22;
+const SOLVE_SECONDS: f64 = 0.42;
+const SOLVE_GROWTH: f64 = 2.1;
+const MIN_SOLVE_EMPTIES: u32 = 14;
+const MAX_SOLVE_EMPTIES: u32 = 30;
 /// A node budget tries the solver from this many empties, as it always has: its games, which
 /// training rests on, stay the same.
 const NODES_SOLVE_EMPTIES: u32 = 24;
+/// How many times as fast a solve is on `threads` threads (FFO #45-#49 on 2: 1.77-1.98 over runs
+/// of 2026-11-24 and 2026-11-26).
+fn solve_speedup(threads: usize) -> f64 {
+    (threads.max(1) as f64).powf(0.9)
+}
+/// The share of the time the midgame search gets before the solver is tried.
+const MIDGAME_SHARE_BEFORE_SOLVING: f64 = 0.25;
 /// The share of a move's time or nodes spent on a forced move: no thought, only a value.
 const FORCED_SHARE: f64 = 0.1;
 /// The share of a node budget after which no new iteration starts (a node budget keeps the
@@ -108,7 +128,14 @@ pub fn static_estimate(board: Board) -> i32 {
 /// Up to how many empties the engine tries to solve a position exactly, with `time` for the move
 /// (none: a node budget) on `threads` threads.
 fn solve_empties(time: Option<MoveTime>, threads: usize) -> u32 {
-    time.map_or(NODES_SOLVE_EMPTIES, |time| time.solve_empties(threads))
+    let Some(time) = time else {
+        return NODES_SOLVE_EMPTIES;
+    };
+    let solver_seconds = time.limit.as_secs_f64() * (1.0 - MIDGAME_SHARE_BEFORE_SOLVING) * solve_speedup(threads);
+    let more = (solver_seconds / SOLVE_SECONDS).ln() / SOLVE_GROWTH.ln();
+    (f64::from(SOLVE_EMPTIES) + more)
+        .floor()
+        .clamp(f64::from(MIN_SOLVE_EMPTIES), f64::from(MAX_SOLVE_EMPTIES)) as u32
 }
 
 /// The value of a midgame search to `depth` from a root with `empties` empty squares.
@@ -355,7 +382,7 @@ impl Engine {
     /// The time for a move in a position with `empties` empty squares, if the engine is timed.
     fn move_time(&self, empties: u32) -> Option<MoveTime> {
         match (self.budget, self.clock) {
-            (Budget::Time(_), Some(clock)) => Some(MoveTime::from_clock(clock, empties, self.threads)),
+            (Budget::Time(_), Some(clock)) => Some(MoveTime::from_clock(clock, empties)),
             (Budget::Time(time), None) => Some(MoveTime::fixed(time)),
             _ => None,
         }
@@ -878,8 +905,8 @@ mod tests {
         assert_eq!(solve_empties(time(0.1), 1), 19);
         assert_eq!(solve_empties(time(10.0), 1), 25);
         assert_eq!(solve_empties(time(1.0), 2), 23);
-        assert_eq!(solve_empties(time(0.001), 1), 14);
-        assert_eq!(solve_empties(time(1e6), 1), 30);
+        assert_eq!(solve_empties(time(0.001), 1), MIN_SOLVE_EMPTIES);
+        assert_eq!(solve_empties(time(1e6), 1), MAX_SOLVE_EMPTIES);
         assert_eq!(solve_empties(None, 1), 24);
     }
 
