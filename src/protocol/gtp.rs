@@ -317,7 +317,7 @@ impl Session {
             // moves none (at 0.9 s left, `time_left b 0 0`).
             (Some(left), 0) if left.subsec_nanos() == 0 => (
                 watched
-                    .filter(|watched| (left..left + Duration::from_secs(1)).contains(watched))
+                    .filter(|watched| (left..left.saturating_add(Duration::from_secs(1))).contains(watched))
                     .unwrap_or(left),
                 0,
             ),
@@ -419,9 +419,14 @@ mod tests {
             session.clock_for(Color::Black).unwrap().left,
             Duration::from_millis(250)
         );
-        for bad in ["-1", "NaN", "inf", "x"] {
+        for bad in ["-1", "NaN", "inf", "x", "1e300"] {
             assert!(session.answer("time_left", &["b", bad, "0"]).is_err(), "{bad}");
         }
+        // The largest clock a Duration holds: no overflow at the second's end.
+        session
+            .answer("time_left", &["b", "18446744073709549568", "0"])
+            .unwrap();
+        assert!(session.clock_for(Color::Black).is_some());
     }
 
     #[test]
