@@ -158,10 +158,38 @@ struct Reader {
     ternary: u32,
 }
 
-/// The global weights after the patterns in a stage's table: the constant and the mobility.
+/// The global weights after the patterns in a stage's table: the constant, the mobility (a weight
+/// for each move the side to move has more than its opponent), then the count tables.
 pub const CONSTANT: usize = 0;
 pub const MOBILITY: usize = 1;
-const GLOBALS: usize = 2;
+/// Where the count tables start among the globals: a weight for each value 0-63 of each of
+/// [`COUNTS`] counts, in the order [`count_globals`] gives them. The patterns see squares, not how
+/// many moves a side has left; a table lets a count be worth what it is (no moves at all is worth
+/// much more than one fewer than many), where the mobility weight can only scale it.
+const COUNT_TABLES: usize = 2;
+/// The counts: the side to move's moves, its opponent's, and each side's potential moves (empty
+/// squares next to the other side's discs).
+pub const COUNTS: usize = 4;
+const COUNT_VALUES: usize = 64;
+const GLOBALS: usize = COUNT_TABLES + COUNTS * COUNT_VALUES;
+/// The globals of a file written before the count tables (round 8 and earlier): the constant and
+/// the mobility. Such a file loads with the tables at zero.
+const GLOBALS_BEFORE_COUNTS: usize = 2;
+
+/// The globals (as [`Layout::global`] takes them) of `board`'s counts, given the side to move's
+/// moves and its opponent's.
+#[inline(always)]
+pub fn count_globals(board: Board, moves: Bitboard, replies: Bitboard) -> [usize; COUNTS] {
+    let empty = board.empties().0;
+    let potential = |discs: u64| (Bitboard(discs).neighbours().0 & empty).count_ones() as usize;
+    let value = |count: usize| count.min(COUNT_VALUES - 1);
+    [
+        COUNT_TABLES + value(moves.count() as usize),
+        COUNT_TABLES + COUNT_VALUES + value(replies.count() as usize),
+        COUNT_TABLES + 2 * COUNT_VALUES + value(potential(board.opponent.0)),
+        COUNT_TABLES + 3 * COUNT_VALUES + value(potential(board.player.0)),
+    ]
+}
 
 impl Layout {
     fn build() -> Layout {
@@ -278,9 +306,11 @@ impl Layout {
         LAYOUT.get_or_init(Layout::build)
     }
 
-    /// A stage's length in a weights file of the first `patterns` patterns (`len=` in its header).
-    fn written_len(&self, patterns: usize) -> usize {
-        self.offsets.get(patterns).copied().unwrap_or(self.stage_len - GLOBALS) + GLOBALS
+    /// A stage's length in a weights file of the first `patterns` patterns (`len=` in its header),
+    /// with the count tables or (a file of round 8 and before) without.
+    fn written_len(&self, patterns: usize, counts: bool) -> usize {
+        let globals = if counts { GLOBALS } else { GLOBALS_BEFORE_COUNTS };
+        self.offsets.get(patterns).copied().unwrap_or(self.stage_len - GLOBALS) + globals
     }
 
     /// The position of the global weight `global` in a stage's table.
@@ -291,6 +321,20 @@ impl Layout {
     /// How many pattern instances every position has: the features a training row holds.
     pub fn width(&self) -> usize {
         self.instance_offsets.len()
+    }
+
+    /// The features a training row holds: every pattern instance and every count.
+    pub fn row_width(&self) -> usize {
+        self.width() + COUNTS
+    }
+
+    /// Calls `feature(index)` with the table index (within a stage) of each pattern instance of
+    /// `board`, canonical, then of each of its counts: a training row.
+    pub fn row(&self, board: Board, mut feature: impl FnMut(usize)) {
+        self.features(board, true, &mut feature);
+        for global in count_globals(board, board.moves(), board.opponent_moves()) {
+            feature(self.global(global));
+        }
     }
 
     /// Calls `feature(index)` with each pattern instance's table index (within a stage) for
@@ -313,6 +357,19 @@ impl Layout {
             }
         }
     }
+}
+
+/// What a stage's `table` of globals gives `board`, whose side to move has `moves`: the constant,
+/// the mobility and the counts.
+#[inline(always)]
+fn globals_value(layout: &Layout, table: &[i16], board: Board, moves: Bitboard) -> i32 {
+    let replies = board.opponent_moves();
+    let mobility = moves.count() as i32 - replies.count() as i32;
+    let mut sum = i32::from(table[layout.global(CONSTANT)]) + i32::from(table[layout.global(MOBILITY)]) * mobility;
+    for global in count_globals(board, moves, replies) {
+        sum += i32::from(table[layout.global(global)]);
+    }
+    sum
 }
 
 /// [`Weights::evaluate_at`] as a plain function, for [`at_level!`].
@@ -344,13 +401,7 @@ fn index_of(digits: impl Iterator<Item = usize>) -> usize {
 /// Mobility difference, the global feature beside the patterns.
 #[inline]
 pub fn mobility(board: Board) -> i32 {
-    mobility_with(board, board.moves())
-}
-
-/// [`mobility`] when the side to move's moves are already known.
-#[inline(always)]
-fn mobility_with(board: Board, moves: Bitboard) -> i32 {
-    moves.count() as i32 - board.opponent_moves().count() as i32
+    board.moves().count() as i32 - board.opponent_moves().count() as i32
 }
 
 /// Lanes of each side of [`Features`]: one per pattern instance (54), rounded up to what the vector
@@ -565,8 +616,7 @@ impl Weights {
     pub fn evaluate_with_moves<C: Cpu>(&self, board: Board, moves: Bitboard) -> i32 {
         let layout = Layout::get();
         let table = &self.stages[stage(board.empty_count())];
-        let mut sum = i32::from(table[layout.global(CONSTANT)]);
-        sum += i32::from(table[layout.global(MOBILITY)]) * mobility_with(board, moves);
+        let mut sum = globals_value(layout, table, board, moves);
         let (player, opponent) = (board.player.0, board.opponent.0);
         let ternary = &layout.ternary;
         for reader in &layout.readers {
@@ -585,8 +635,7 @@ impl Weights {
     pub fn evaluate_features(&self, board: Board, moves: Bitboard, features: &Features) -> i32 {
         let layout = Layout::get();
         let table = &self.stages[stage(board.empty_count())];
-        let mut sum = i32::from(table[layout.global(CONSTANT)]);
-        sum += i32::from(table[layout.global(MOBILITY)]) * mobility_with(board, moves);
+        let mut sum = globals_value(layout, table, board, moves);
         for (&offset, &index) in layout.instance_offsets.iter().zip(&features.ours) {
             sum += i32::from(table[offset as usize + index as usize]);
         }
@@ -600,6 +649,9 @@ impl Weights {
         let table = &self.stages[stage(board.empty_count())];
         let mut sum = i32::from(table[layout.global(CONSTANT)]);
         sum += i32::from(table[layout.global(MOBILITY)]) * mobility(board);
+        for global in tests::count_globals_by_squares(board) {
+            sum += i32::from(table[layout.global(global)]);
+        }
         layout.features(board, false, |index| sum += i32::from(table[index]));
         sum
     }
@@ -615,16 +667,17 @@ impl Weights {
     /// Writes the weights: a header line, then each stage's canonical configurations' weights as
     /// little-endian i16, zeros packed as runs (a 0 followed by the run's length as u16).
     pub fn to_bytes(&self) -> Vec<u8> {
-        self.to_bytes_of(PATTERNS.len())
+        self.to_bytes_of(PATTERNS.len(), true)
     }
 
-    /// [`Weights::to_bytes`] as a file of the first `patterns` patterns only (what a build with
-    /// fewer wrote).
-    fn to_bytes_of(&self, patterns: usize) -> Vec<u8> {
+    /// [`Weights::to_bytes`] as a file of the first `patterns` patterns only, with or without the
+    /// count tables (what a build with fewer wrote).
+    fn to_bytes_of(&self, patterns: usize, counts: bool) -> Vec<u8> {
         let layout = Layout::get();
+        let globals = if counts { GLOBALS } else { GLOBALS_BEFORE_COUNTS };
         let mut bytes = format!(
             "othello patterns 1 stages={STAGES} len={}\n",
-            layout.written_len(patterns)
+            layout.written_len(patterns, counts)
         )
         .into_bytes();
         let mut values = Vec::new();
@@ -636,8 +689,7 @@ impl Weights {
                     }
                 }
             }
-            values.push(table[layout.global(CONSTANT)]);
-            values.push(table[layout.global(MOBILITY)]);
+            values.extend((0..globals).map(|global| table[layout.global(global)]));
         }
         let mut i = 0;
         while i < values.len() {
@@ -659,19 +711,24 @@ impl Weights {
     }
 
     /// Reads what `to_bytes` wrote; `None` if it is not that. A file written when `PATTERNS` had
-    /// only its first patterns (the header's `len` says how many) reads with the later ones at
-    /// zero: older weights still load, and a fit that adds a pattern starts warm from them.
+    /// only its first patterns, or before the count tables (the header's `len` says which), reads
+    /// with what it lacks at zero: older weights still load, and a fit that adds a feature starts
+    /// warm from them.
     pub fn from_bytes(bytes: &[u8]) -> Option<Weights> {
         let layout = Layout::get();
         let newline = bytes.iter().position(|&b| b == b'\n')?;
         let header = std::str::from_utf8(&bytes[..newline]).ok()?;
         let len = header.strip_prefix(&format!("othello patterns 1 stages={STAGES} len="))?;
-        // The number of patterns the file holds: the one whose stage length its header gives.
-        let written = (1..=PATTERNS.len()).find(|&count| len == layout.written_len(count).to_string())?;
+        // The number of patterns the file holds, and whether it has the count tables: the ones
+        // whose stage length its header gives.
+        let (written, counts) = (1..=PATTERNS.len())
+            .flat_map(|count| [(count, true), (count, false)])
+            .find(|&(count, counts)| len == layout.written_len(count, counts).to_string())?;
+        let globals = if counts { GLOBALS } else { GLOBALS_BEFORE_COUNTS };
         // Every value the file must hold: more (a run of zeros can claim 65,535 of them in 4 bytes)
         // is not a weights file, and is not unpacked.
         let expected = STAGES
-            * (GLOBALS
+            * (globals
                 + layout.canonical[..written]
                     .iter()
                     .map(|canon| {
@@ -715,8 +772,9 @@ impl Weights {
                     table[layout.offsets[p] + config] = table[layout.offsets[p] + c as usize];
                 }
             }
-            table[layout.global(CONSTANT)] = values.next()?;
-            table[layout.global(MOBILITY)] = values.next()?;
+            for global in 0..globals {
+                table[layout.global(global)] = values.next()?;
+            }
             stages.push(table);
         }
         if values.next().is_some() || !rest.is_empty() {
@@ -893,14 +951,16 @@ mod tests {
     #[test]
     fn a_file_of_the_first_patterns_reads_with_the_later_ones_at_zero() {
         let layout = Layout::get();
-        // The round-6 weights, built in before the triangle and the edge block, have 11 patterns.
-        assert_eq!(layout.written_len(11), 167_267);
+        // The round-6 weights, built in before the triangle and the edge block, have 11 patterns;
+        // the round-8 ones 13, and no count tables.
+        assert_eq!(layout.written_len(11, false), 167_267);
+        assert_eq!(layout.written_len(13, false), 285_365);
         let fewer = PATTERNS.len() - 1;
         let mut weights = random_weights(4);
         for table in &mut weights.stages {
             table[layout.offsets[fewer]..layout.global(CONSTANT)].fill(0);
         }
-        let older = weights.to_bytes_of(fewer);
+        let older = weights.to_bytes_of(fewer, true);
         let header = format!("othello patterns 1 stages=12 len={}\n", layout.offsets[fewer] + GLOBALS);
         assert!(older.starts_with(header.as_bytes()));
         let read = Weights::from_bytes(&older).unwrap();
@@ -913,6 +973,70 @@ mod tests {
         .into_bytes();
         odd.extend_from_slice(&older[older.iter().position(|&b| b == b'\n').unwrap() + 1..]);
         assert!(Weights::from_bytes(&odd).is_none());
+    }
+
+    #[test]
+    fn a_file_without_the_count_tables_reads_with_them_at_zero() {
+        let layout = Layout::get();
+        let mut weights = random_weights(6);
+        for table in &mut weights.stages {
+            table[layout.global(COUNT_TABLES)..].fill(0);
+        }
+        let older = weights.to_bytes_of(PATTERNS.len(), false);
+        let header = format!(
+            "othello patterns 1 stages=12 len={}\n",
+            layout.stage_len - GLOBALS + GLOBALS_BEFORE_COUNTS
+        );
+        assert!(older.starts_with(header.as_bytes()));
+        assert!(older.len() < weights.to_bytes().len());
+        let read = Weights::from_bytes(&older).unwrap();
+        assert!(read.stages == weights.stages);
+        // Its value is the patterns', the constant's and the mobility's alone.
+        let board = random_boards(7, 1)[0];
+        assert_eq!(read.evaluate(board), weights.evaluate(board));
+    }
+
+    /// The counts as a reference reads them: each square looked at by itself.
+    pub(super) fn count_globals_by_squares(board: Board) -> [usize; COUNTS] {
+        let neighbours = |s: usize, discs: u64| {
+            let (row, col) = ((s / 8) as i32, (s % 8) as i32);
+            (-1..=1).any(|dr| {
+                (-1..=1).any(|dc| {
+                    let (r, c) = (row + dr, col + dc);
+                    (dr, dc) != (0, 0) && (0..8).contains(&r) && (0..8).contains(&c) && discs >> (r * 8 + c) & 1 != 0
+                })
+            })
+        };
+        let empty: Vec<usize> = (0..64)
+            .filter(|&s| (board.player.0 | board.opponent.0) >> s & 1 == 0)
+            .collect();
+        let legal = |b: Board| {
+            empty
+                .iter()
+                .filter(|&&s| !b.flips(crate::square::Square::from_index(s as u8)).is_empty())
+                .count()
+        };
+        let count = |n: usize| n.min(COUNT_VALUES - 1);
+        [
+            COUNT_TABLES + count(legal(board)),
+            COUNT_TABLES + COUNT_VALUES + count(legal(board.pass())),
+            COUNT_TABLES + 2 * COUNT_VALUES + count(empty.iter().filter(|&&s| neighbours(s, board.opponent.0)).count()),
+            COUNT_TABLES + 3 * COUNT_VALUES + count(empty.iter().filter(|&&s| neighbours(s, board.player.0)).count()),
+        ]
+    }
+
+    #[test]
+    fn the_counts_are_what_the_squares_say() {
+        for board in random_boards(9, 500) {
+            let moves = board.moves();
+            assert_eq!(
+                count_globals(board, moves, board.opponent_moves()),
+                count_globals_by_squares(board)
+            );
+        }
+        // The start: 4 moves each, 10 empty squares beside each side's two discs.
+        let start = count_globals(Board::START, Board::START.moves(), Board::START.opponent_moves());
+        assert_eq!(start, [2 + 4, 2 + 64 + 4, 2 + 128 + 10, 2 + 192 + 10]);
     }
 
     /// A run of zeros claims 65,535 values in 4 bytes: a small file must not unpack into gigabytes.

@@ -160,7 +160,7 @@ impl Model {
     /// What the weights of stage `s` say `board` is worth.
     fn predict_at_stage(&self, board: Board, s: usize) -> f32 {
         let mut indices = Vec::with_capacity(64);
-        Layout::get().features(board, true, |index| indices.push(index));
+        Layout::get().row(board, |index| indices.push(index));
         self.stage_value(s, mobility(board) as f32, &indices)
     }
 
@@ -189,7 +189,7 @@ impl Model {
         let mut indices = Vec::new();
         for example in examples {
             indices.clear();
-            layout.features(example.board, true, |index| indices.push(index));
+            layout.row(example.board, |index| indices.push(index));
             let m = mobility(example.board) as f32;
             for s in Self::stages_taught(example.board.empty_count(), config.overlap) {
                 let residual = example.score - self.stage_value(s, m, &indices);
@@ -204,7 +204,7 @@ impl Model {
                 mobility_sums[s].1 += m * m;
             }
         }
-        let features = layout.width() as f32 + 2.0;
+        let features = layout.row_width() as f32 + 2.0;
         let rate = config.rate / features;
         for s in 0..STAGES {
             let table = &mut self.stages[s];
@@ -273,7 +273,7 @@ impl Model {
 /// The examples as the conjugate-gradient fit reads them: each one's canonical feature indices,
 /// mobility and target, computed once.
 struct Rows {
-    /// Pattern instances per example: every board has the same number.
+    /// Features per example (pattern instances and counts): every board has the same number.
     width: usize,
     features: Vec<u32>,
     mobility: Vec<f32>,
@@ -283,10 +283,10 @@ struct Rows {
 impl Rows {
     fn new(examples: &[Example]) -> Rows {
         let layout = Layout::get();
-        let width = layout.width();
+        let width = layout.row_width();
         let mut features = Vec::with_capacity(examples.len() * width);
         for example in examples {
-            layout.features(example.board, true, |index| features.push(index as u32));
+            layout.row(example.board, |index| features.push(index as u32));
         }
         Rows {
             width,
