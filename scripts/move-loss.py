@@ -13,6 +13,8 @@ runs side by side, one a core.
     scripts/move-loss.py --empties 23-26 ntest-s2.rec ntest-s3.rec
     # another build's engine on the same positions, the solves cached
     scripts/move-loss.py --bin /tmp/othello-old --cache loss.cache ntest-s2.rec ntest-s3.rec
+    # only the positions where the record's player A (ours, in engine-match.py's records) moves
+    scripts/move-loss.py --only A --cache loss.cache ntest-s2.rec ntest-s3.rec
 """
 import argparse
 import json
@@ -28,7 +30,8 @@ TRANSCRIPT = re.compile(r"^([a-h][1-8])+$")
 
 
 def positions(files, low, high):
-    """(name, transcript up to the position, empties) for each game's positions in the range."""
+    """(name, transcript up to the position, empties, A's colour or None) for each game's positions
+    in the range."""
     for path in files:
         with open(path) as lines:
             for number, line in enumerate(lines, 1):
@@ -36,10 +39,11 @@ def positions(files, low, high):
                 if not fields or not TRANSCRIPT.match(fields[-1]):
                     continue
                 moves = fields[-1]
+                a_side = next((f[2:] for f in fields if f in ("A=black", "A=white")), None)
                 for empties in range(high, low - 1, -1):
                     played = 60 - empties
                     if played * 2 <= len(moves):
-                        yield f"{os.path.basename(path)}:{number}", moves[: 2 * played], empties
+                        yield f"{os.path.basename(path)}:{number}", moves[: 2 * played], empties, a_side
 
 
 class Exact:
@@ -77,6 +81,8 @@ def main():
     parser.add_argument("--strategy", default="engine:1000", help="the strategy asked (default engine:1000)")
     parser.add_argument("--empties", default="23-26", help="empty squares of the positions, A-B (default 23-26)")
     parser.add_argument("--cache", help="a file keeping exact scores between runs")
+    parser.add_argument("--only", choices=["A", "B"],
+                        help="only the positions where this player of the record (its A=COLOUR field) moves")
     args = parser.parse_args()
     try:
         low, high = sorted(int(part) for part in args.empties.split("-"))
@@ -84,7 +90,7 @@ def main():
         sys.exit(f"move-loss: --empties {args.empties!r}: expected A-B, such as 23-26")
     exact = Exact(args.solver or args.bin, args.cache)
     totals = defaultdict(lambda: [0, 0, 0])
-    for name, moves, empties in positions(args.files, low, high):
+    for name, moves, empties, a_side in positions(args.files, low, high):
         asked = subprocess.run(
             [args.bin, "best", "--strategy", args.strategy, "--moves", moves, "-q", "--color", "never", "--json"],
             capture_output=True, text=True, stdin=subprocess.DEVNULL,
@@ -96,6 +102,10 @@ def main():
         choice = json.loads(asked.stdout)
         if choice.get("square") is None:
             continue  # the side to move must pass: nothing to choose
+        if args.only and a_side is None:
+            sys.exit(f"move-loss: --only {args.only}, but {name} names no player A (A=black or A=white)")
+        if args.only and (choice["side"] == a_side) != (args.only == "A"):
+            continue
         best, side = exact.score(moves)
         after, next_side = exact.score(moves + choice["square"])
         loss = best - (after if next_side == side else -after)

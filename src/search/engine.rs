@@ -1,6 +1,7 @@
 //! The `engine[:MILLISECONDS]` player: iterative-deepening principal variation search with a
-//! transposition table and fastest-first ordering in the midgame, and the exact endgame solver as
-//! soon as the position can be solved in the time left. It keeps to its time per move.
+//! transposition table and fastest-first ordering in the midgame, and the endgame solver as soon as
+//! the position can be solved in the time left (a timed engine, a few empty squares earlier, for its
+//! selective searches to the end alone). It keeps to its time per move.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -41,6 +42,24 @@ const SOLVE_SECONDS: f64 = 0.42;
 const SOLVE_GROWTH: f64 = 2.1;
 const MIN_SOLVE_EMPTIES: u32 = 14;
 const MAX_SOLVE_EMPTIES: u32 = 30;
+/// Beyond what it can solve, a timed engine runs the solver's selective searches to the end where
+/// the least sure of them, [`SELECTIVE_LEVELS`]' first, finishes four times in five in the rest of
+/// the time: on one thread, in `SELECTIVE_SECONDS` at `SELECTIVE_EMPTIES` empty squares and
+/// `SELECTIVE_GROWTH` times as long for each empty square more. (Probable cuts at 1.0 standard
+/// deviation, 16 positions of NTest's games at each count, `othello solve --threads 1` beside
+/// another search, AMD EPYC, 2026-11-28: medians 0.1, 0.25, 0.5, 0.9 and 3.1 s at 24, 26, 27, 28
+/// and 30 empties, four in five within 0.2, 0.4, 0.7 and 1.9 s at 24-28.) A search that does not
+/// finish leaves the midgame search's move from a quarter of the time: hence four in five, not the
+/// median. There the midgame search reaches the game's end with its own, looser cuts in a fraction
+/// of the time and stops at a far less sure value; NTest, too, turns to a probable endgame search
+/// about here.
+const SELECTIVE_EMPTIES: u32 = 26;
+const SELECTIVE_SECONDS: f64 = 0.5;
+const SELECTIVE_GROWTH: f64 = 1.85;
+/// The standard deviations a timed engine's selective searches keep their probable cuts from the
+/// window, least sure first (as Edax climbs its levels): each finished one's move is surer than the
+/// last's, and the exact search follows if time is left.
+const SELECTIVE_LEVELS: [f64; 3] = [1.0, 1.5, 2.0];
 /// A node budget tries the solver from this many empties, as it always has: its games, which
 /// training rests on, stay the same.
 const NODES_SOLVE_EMPTIES: u32 = 24;
@@ -125,17 +144,27 @@ pub fn static_estimate(board: Board) -> i32 {
     .number()
 }
 
-/// Up to how many empties the engine tries to solve a position exactly, with `time` for the move
-/// (none: a node budget) on `threads` threads.
-fn solve_empties(time: Option<MoveTime>, threads: usize) -> u32 {
+/// Up to how many empties the engine tries to solve a position exactly, and up to how many it runs
+/// the solver's selective searches, with `time` for the move (none: a node budget, which solves
+/// from a fixed count and never stops at a selective result) on `threads` threads.
+fn solve_empties(time: Option<MoveTime>, threads: usize) -> (u32, u32) {
     let Some(time) = time else {
-        return NODES_SOLVE_EMPTIES;
+        return (NODES_SOLVE_EMPTIES, NODES_SOLVE_EMPTIES);
     };
     let solver_seconds = time.limit.as_secs_f64() * (1.0 - MIDGAME_SHARE_BEFORE_SOLVING) * solve_speedup(threads);
-    let more = (solver_seconds / SOLVE_SECONDS).ln() / SOLVE_GROWTH.ln();
-    (f64::from(SOLVE_EMPTIES) + more)
-        .floor()
-        .clamp(f64::from(MIN_SOLVE_EMPTIES), f64::from(MAX_SOLVE_EMPTIES)) as u32
+    // Where a search whose median time is `seconds` at `empties` and grows by `growth` an empty
+    // square still fits.
+    let reach = |empties: u32, seconds: f64, growth: f64| {
+        let more = (solver_seconds / seconds).ln() / growth.ln();
+        (f64::from(empties) + more)
+            .floor()
+            .clamp(f64::from(MIN_SOLVE_EMPTIES), f64::from(MAX_SOLVE_EMPTIES)) as u32
+    };
+    let exact = reach(SOLVE_EMPTIES, SOLVE_SECONDS, SOLVE_GROWTH);
+    (
+        exact,
+        reach(SELECTIVE_EMPTIES, SELECTIVE_SECONDS, SELECTIVE_GROWTH).max(exact),
+    )
 }
 
 /// The value of a midgame search to `depth` from a root with `empties` empty squares.
@@ -441,7 +470,8 @@ impl Engine {
             ),
             nodes: 0,
         };
-        let solving = empties <= solve_empties(time, self.threads) && max_depth == u32::MAX;
+        let (exact_empties, selective_empties) = solve_empties(time, self.threads);
+        let solving = empties <= selective_empties && max_depth == u32::MAX;
         let midgame_share = if solving { MIDGAME_SHARE_BEFORE_SOLVING } else { 1.0 };
         let midgame_nodes = (usable_nodes as f64 * midgame_share) as u64;
         self.limits.deadline = time.map(|time| start + time.limit.mul_f64(midgame_share));
@@ -477,6 +507,10 @@ impl Engine {
         let mut nodes = self.nodes + helper_nodes;
         if solving {
             self.solver.set_deadline(time.map(|time| start + time.limit));
+            // Where the exact search is out of reach, climb to a likely result that is.
+            let out_of_reach = empties > exact_empties;
+            self.solver
+                .set_selective_levels(out_of_reach.then_some(&SELECTIVE_LEVELS[..]));
             self.solver
                 .set_node_limit((usable_nodes != u64::MAX).then(|| usable_nodes.saturating_sub(nodes)));
             match self.solver.solve(board) {
@@ -897,17 +931,18 @@ mod tests {
 
     /// The solver is tried where its median solve fits the time left after the midgame search's
     /// share: 22 empties at a second a move on one thread, fewer with less time, more with more
-    /// time or threads; a node budget keeps its 24.
+    /// time or threads; its selective searches alone where the least sure one most likely finishes
+    /// (26 at a second). A node budget keeps its 24 for both.
     #[test]
     fn the_solver_is_tried_where_it_most_likely_finishes() {
         let time = |seconds: f64| Some(MoveTime::fixed(Duration::from_secs_f64(seconds)));
-        assert_eq!(solve_empties(time(1.0), 1), 22);
-        assert_eq!(solve_empties(time(0.1), 1), 19);
-        assert_eq!(solve_empties(time(10.0), 1), 25);
-        assert_eq!(solve_empties(time(1.0), 2), 23);
-        assert_eq!(solve_empties(time(0.001), 1), MIN_SOLVE_EMPTIES);
-        assert_eq!(solve_empties(time(1e6), 1), MAX_SOLVE_EMPTIES);
-        assert_eq!(solve_empties(None, 1), 24);
+        assert_eq!(solve_empties(time(1.0), 1), (22, 26));
+        assert_eq!(solve_empties(time(0.1), 1), (19, 22));
+        assert_eq!(solve_empties(time(10.0), 1), (25, MAX_SOLVE_EMPTIES));
+        assert_eq!(solve_empties(time(1.0), 2), (23, 27));
+        assert_eq!(solve_empties(time(0.001), 1), (MIN_SOLVE_EMPTIES, MIN_SOLVE_EMPTIES));
+        assert_eq!(solve_empties(time(1e6), 1), (MAX_SOLVE_EMPTIES, MAX_SOLVE_EMPTIES));
+        assert_eq!(solve_empties(None, 1), (24, 24));
     }
 
     #[test]

@@ -6,9 +6,10 @@
 //! opponent, corners first) with the table's move tried first; parity ordering and no move generation
 //! near the end (the empty squares are tried directly); the last empty square counted, not played;
 //! stability cut-offs (discs the opponent can never lose bound our best score); and, on big
-//! positions, a selective search first (probable cuts from shallow searches of the trained
-//! evaluation), whose result and moves start the exact one. Its table entries are marked: the exact
-//! search takes their moves as hints, never their bounds.
+//! positions, selective searches first (probable cuts from shallow searches of the trained
+//! evaluation; one by default, several of rising sureness for a timed engine), whose results and
+//! moves start the next. Table entries say how sure their bounds are: a surer search, the exact
+//! one above all, takes a less sure entry's move as a hint, never its bounds.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -90,11 +91,18 @@ const SELECTIVE_GUESS_DEPTH: u32 = 6;
 /// 44.1 s.)
 const PROBABLE_CUT_EMPTIES: u32 = 10;
 
-/// How many standard deviations beyond the window a probable cut's shallow value must lie. (FFO
-/// #40-#49: 1.0, 1.2, 1.5 and 1.8 took 45.6, 38.8, 36.1 and 40.5 s; a pass at 1.0 before one at
-/// 2.0, as Edax climbs its levels, 40.3 s. Too low and the guess is wrong: on #43 a guess of -10
-/// for -12 left the table with moves that refute -10, not -12, and cost 3.8 times the nodes.)
-const PROBABLE_CUT_SIGMAS: f64 = 1.5;
+/// How many standard deviations beyond the window a probable cut's shallow value must lie, in
+/// tenths: a solve's one selective search. (FFO #40-#49: 1.0, 1.2, 1.5 and 1.8 took 45.6, 38.8,
+/// 36.1 and 40.5 s; a pass at 1.0 before one at 2.0, as Edax climbs its levels, 40.3 s. Too low
+/// and the guess is wrong: on #43 a guess of -10 for -12 left the table with moves that refute
+/// -10, not -12, and cost 3.8 times the nodes.)
+const PROBABLE_CUT_TENTHS: u8 = 15;
+
+/// How sure a search's bounds are: a selective search's, by the standard deviations (in tenths)
+/// its probable cuts keep from the window; an exact search's are `PROVEN`. A search takes the
+/// bounds of the table's entries at least as sure as its own, and the moves of any.
+type Confidence = u8;
+const PROVEN: Confidence = Confidence::MAX;
 
 /// The depth of a probable cut's shallow search. (FFO #40-#49 from 20 empties: depths 2, 3, 4
 /// and 6 took 36.2, 37.7, 36.1 and 42.7 s.)
@@ -138,8 +146,9 @@ struct Entry {
     lower: i8,
     upper: i8,
     best: u8,
-    /// Found by a selective search: its bounds are only likely, its move only a hint.
-    selective: bool,
+    /// How sure its bounds are: below `PROVEN`, only likely, and its move only a hint to a surer
+    /// search.
+    confidence: Confidence,
 }
 
 impl Packed for Entry {
@@ -148,7 +157,7 @@ impl Packed for Entry {
         u64::from(self.lower as u8)
             | u64::from(self.upper as u8) << 8
             | u64::from(self.best) << 16
-            | u64::from(self.selective) << 24
+            | u64::from(self.confidence) << 24
     }
 
     #[inline(always)]
@@ -157,13 +166,13 @@ impl Packed for Entry {
             lower: bits as u8 as i8,
             upper: (bits >> 8) as u8 as i8,
             best: (bits >> 16) as u8,
-            selective: (bits >> 24) & 1 != 0,
+            confidence: (bits >> 24) as u8,
         }
     }
 }
 
-/// Records that `board`, searched in (alpha, beta), scored `score` with `best` as its best move:
-/// the bounds it proves, narrowing those already known.
+/// Records that `board`, searched in (alpha, beta) with `confidence`, scored `score` with `best` as
+/// its best move: the bounds it proves, narrowing those already known as surely.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn record(
@@ -174,14 +183,14 @@ fn record(
     beta: i32,
     score: i32,
     best: u8,
-    selective: bool,
+    confidence: Confidence,
 ) {
     let mut known = table.probe(board).map(|(entry, _)| entry);
     match known {
-        // A proven entry is worth more than a likely one.
-        Some(entry) if selective && !entry.selective => return,
-        // A likely entry's bounds say nothing proven; its move still helps.
-        Some(entry) if !selective && entry.selective => {
+        // A surer entry is worth more (a proven one most).
+        Some(entry) if entry.confidence > confidence => return,
+        // A less sure entry's bounds say nothing as sure; its move still helps.
+        Some(entry) if entry.confidence < confidence => {
             known = Some(Entry {
                 lower: -MAX_SCORE as i8,
                 upper: MAX_SCORE as i8,
@@ -208,7 +217,7 @@ fn record(
             lower: lower as i8,
             upper: upper as i8,
             best,
-            selective,
+            confidence,
         },
     );
 }
@@ -268,11 +277,13 @@ pub struct Solver {
     /// Threads a solve runs on, and while it runs on several, what they are searching.
     threads: usize,
     busy: Option<Arc<Busy>>,
-    /// Whether the search in progress is a selective one (probable cuts, for a first guess and
-    /// the table's moves) rather than the exact one.
-    selective: bool,
-    /// The last solve's selective result, once its selective search finished: the likely score
-    /// and its move.
+    /// How sure the search in progress is: `PROVEN` for the exact one, else a selective one's
+    /// probable cuts (for a first guess and the table's moves).
+    confidence: Confidence,
+    /// The selective searches a solve runs first, least sure first (`set_selective_levels`).
+    levels: ArrayVec<Confidence, 4>,
+    /// The last solve's selective result, once one of its selective searches finished: the
+    /// likely score and its move (the surest search's that finished).
     likely: Option<(i32, Option<Square>)>,
     /// Whether each solve names its position to the table (`set_names_roots`).
     names_roots: bool,
@@ -313,7 +324,8 @@ impl Solver {
             counting: Counting::EmptiesToWinner,
             threads: 1,
             busy: None,
-            selective: false,
+            confidence: PROVEN,
+            levels: ArrayVec::from_iter([PROBABLE_CUT_TENTHS]),
             likely: None,
             names_roots: false,
         }
@@ -324,6 +336,23 @@ impl Solver {
     /// counts of a node budget's games, and of solving the children of one position, stay as they were.
     pub fn set_names_roots(&mut self, names_roots: bool) {
         self.names_roots = names_roots;
+    }
+
+    /// The selective searches a solve of `SELECTIVE_FROM` empties or more runs before the exact
+    /// one, each sure to so many standard deviations (at most 4, rising; 0.1 to 25): each starts
+    /// from the last one's result and its moves. By default one, at 1.5: the quickest exact solves.
+    /// A timed engine that cannot hope to finish the exact search climbs from less sure ones, so
+    /// that one of them finishes in its time (`likely`).
+    /// `None` goes back to the default.
+    pub fn set_selective_levels(&mut self, sigmas: Option<&[f64]>) {
+        self.levels = match sigmas {
+            Some(sigmas) => sigmas
+                .iter()
+                .take(4)
+                .map(|&sigma| (sigma * 10.0).round().clamp(1.0, 250.0) as Confidence)
+                .collect(),
+            None => ArrayVec::from_iter([PROBABLE_CUT_TENTHS]),
+        };
     }
 
     /// Solves on `threads` threads (at least 1): the same scores, found sooner; the node counts,
@@ -347,7 +376,8 @@ impl Solver {
             counting: self.counting,
             threads: 1,
             busy: self.busy.clone(),
-            selective: false,
+            confidence: PROVEN,
+            levels: self.levels.clone(),
             likely: None,
             names_roots: self.names_roots,
         }
@@ -441,7 +471,7 @@ impl Solver {
         self.nodes
     }
 
-    /// What the last solve's selective search found, if it finished (from `SELECTIVE_FROM`
+    /// What the last solve's surest selective search that finished found (from `SELECTIVE_FROM`
     /// empties): the likely score and its move. A solve cut off by its deadline after that still
     /// has a better guess than a short midgame search.
     pub fn likely(&self) -> Option<(i32, Square)> {
@@ -485,7 +515,6 @@ impl Solver {
     fn converge<C: Cpu>(&mut self, board: Board) -> Result<(i32, Option<Square>), OutOfTime> {
         let mut guess = 0;
         if board.empty_count() >= SELECTIVE_FROM {
-            self.selective = true;
             let evaluation = self.shallow::<C>(
                 board,
                 &Features::of_at::<C>(board),
@@ -493,16 +522,19 @@ impl Solver {
                 -SHALLOW_INFINITY,
                 SHALLOW_INFINITY,
             );
-            let start = (f64::from(evaluation) / f64::from(SCALE)).round() as i32;
-            let likely = self.converge_from::<C>(board, start);
-            self.selective = false;
-            self.likely = Some(likely?);
-            guess = likely?.0;
+            let mut start = (f64::from(evaluation) / f64::from(SCALE)).round() as i32;
+            for level in self.levels.clone() {
+                self.confidence = level;
+                let likely = self.converge_from::<C>(board, start);
+                self.confidence = PROVEN;
+                self.likely = Some(likely?);
+                (start, guess) = (likely?.0, likely?.0);
+            }
         }
         self.converge_from::<C>(board, guess)
     }
 
-    /// MTD(f) from `guess`: the exact search, or the selective one while `selective` is set.
+    /// MTD(f) from `guess`: the exact search, or a selective one while `confidence` says so.
     fn converge_from<C: Cpu>(&mut self, board: Board, start: i32) -> Result<(i32, Option<Square>), OutOfTime> {
         let (mut lower, mut upper) = (-MAX_SCORE, MAX_SCORE);
         let mut best = None;
@@ -529,7 +561,7 @@ impl Solver {
                     lower,
                     upper,
                     nodes,
-                    likely: self.selective,
+                    likely: self.confidence != PROVEN,
                 });
             }
             // Near a wipe-out, moving by 2 takes a test for every 2 discs: stride, doubling.
@@ -626,10 +658,10 @@ impl Solver {
         keyed.into_iter().map(|(_, square)| square).collect()
     }
 
-    /// `record`s in this solver's table, marked selective while the search is.
+    /// `record`s in this solver's table, as sure as the search in progress.
     #[inline(always)]
     fn record(&self, board: Board, empties: u32, alpha: i32, beta: i32, score: i32, best: u8) {
-        record(&self.table, board, empties, alpha, beta, score, best, self.selective);
+        record(&self.table, board, empties, alpha, beta, score, best, self.confidence);
     }
 
     /// Counts a node and says whether the search must stop. The count also grows in the small
@@ -669,8 +701,8 @@ impl Solver {
             && let Some((entry, _)) = self.table.probe(board)
         {
             hinted = entry.best;
-            // A selective search's bounds are only likely: the exact search takes its move alone.
-            if self.selective || !entry.selective {
+            // A less sure search's bounds are only likely: a surer one takes its move alone.
+            if entry.confidence >= self.confidence {
                 let (lower, upper) = (entry.lower as i32, entry.upper as i32);
                 if lower >= beta {
                     return lower;
@@ -685,7 +717,7 @@ impl Solver {
                 beta = beta.min(upper);
             }
         }
-        if self.selective
+        if self.confidence != PROVEN
             && empties >= PROBABLE_CUT_EMPTIES
             && let Some(score) = self.probable_cut::<C>(board, alpha, beta, empties)
         {
@@ -717,7 +749,7 @@ impl Solver {
         if probe_children {
             for &(_, square, child) in &keyed {
                 if let Some((entry, _)) = self.table.probe(child)
-                    && (self.selective || !entry.selective)
+                    && entry.confidence >= self.confidence
                     && -(entry.upper as i32) >= beta
                 {
                     let score = -(entry.upper as i32);
@@ -808,7 +840,7 @@ impl Solver {
         let depth = probable_cut_depth(empties);
         // The midgame's fitted spread, taken out to a search as deep as the empties: not fitted on
         // exact scores, but its cuts only make a guess; the exact search never sees them.
-        let sigma = probcut::sigma(empties, depth, empties) * PROBABLE_CUT_SIGMAS;
+        let sigma = probcut::sigma(empties, depth, empties) * f64::from(self.confidence) / 10.0;
         let margin = (sigma * f64::from(SCALE)) as i32;
         // Scores counted with empties to the winner are even: so are the bounds returned.
         let even = self.counting == Counting::EmptiesToWinner;
@@ -936,6 +968,31 @@ mod tests {
         assert_eq!(small.likely(), None);
     }
 
+    /// Selective searches climbing in sureness each converge (the surer ones not stopped by the
+    /// less sure ones' entries) and the exact search after them finds the same score as ever.
+    #[test]
+    fn a_solve_climbing_selective_levels_ends_exact() {
+        let board = on_the_line(18);
+        let exact = Solver::with_table_bits(16).solve(board).expect("no limit").score;
+        let converged = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let mut solver = Solver::with_table_bits(16);
+        solver.set_selective_levels(Some(&[0.5, 1.0, 2.0]));
+        let seen = converged.clone();
+        solver.set_observer(Some(Box::new(move |bounds: Bounds| {
+            if bounds.likely && bounds.lower == bounds.upper {
+                seen.lock().unwrap().push(bounds.nodes);
+            }
+        })));
+        assert_eq!(solver.solve(board).expect("no limit").score, exact);
+        let converged = converged.lock().unwrap();
+        assert_eq!(converged.len(), 3, "one result a level");
+        assert!(
+            converged.windows(2).all(|pair| pair[1] > pair[0] + 100),
+            "each level searched: {converged:?}"
+        );
+        assert!(solver.likely().is_some());
+    }
+
     #[test]
     fn the_exact_search_never_takes_a_selective_entrys_bounds() {
         let board = twelve_empties();
@@ -947,7 +1004,7 @@ mod tests {
             lower: MAX_SCORE as i8,
             upper: MAX_SCORE as i8,
             best: 0,
-            selective: true,
+            confidence: PROBABLE_CUT_TENTHS,
         };
         for square in board.moves() {
             let child = board.play(square);
@@ -961,25 +1018,40 @@ mod tests {
     }
 
     #[test]
-    fn an_exact_record_over_a_selective_entry_starts_from_no_bounds() {
+    fn a_surer_record_over_a_less_sure_entry_starts_from_no_bounds() {
         let table = Table::new(8);
         let board = twelve_empties();
-        record(&table, board, 12, -65, 65, 10, 3, true);
+        record(&table, board, 12, -65, 65, 10, 3, 15);
         let (entry, _) = table.probe(board).expect("stored");
-        assert_eq!((entry.lower, entry.upper, entry.selective), (10, 10, true));
+        assert_eq!((entry.lower, entry.upper, entry.confidence), (10, 10, 15));
         // A proven fail-low at 0: only the upper bound is known, and the move hint is kept.
-        record(&table, board, 12, 0, 1, -4, NO_MOVE, false);
+        record(&table, board, 12, 0, 1, -4, NO_MOVE, PROVEN);
         let (entry, _) = table.probe(board).expect("stored");
         assert_eq!(
-            (entry.lower, entry.upper, entry.best, entry.selective),
-            (-64, -4, 3, false)
+            (entry.lower, entry.upper, entry.best, entry.confidence),
+            (-64, -4, 3, PROVEN)
         );
         // A selective result never overwrites a proven one.
-        record(&table, board, 12, -65, 65, 20, 5, true);
+        record(&table, board, 12, -65, 65, 20, 5, 15);
         let (entry, _) = table.probe(board).expect("stored");
         assert_eq!(
-            (entry.lower, entry.upper, entry.best, entry.selective),
-            (-64, -4, 3, false)
+            (entry.lower, entry.upper, entry.best, entry.confidence),
+            (-64, -4, 3, PROVEN)
+        );
+        // Between selective results, the surer one wins the same way.
+        let other = board.play(board.moves().first().expect("a move"));
+        record(&table, other, 11, -65, 65, 8, 7, 10);
+        record(&table, other, 11, 0, 1, -6, NO_MOVE, 20);
+        let (entry, _) = table.probe(other).expect("stored");
+        assert_eq!(
+            (entry.lower, entry.upper, entry.best, entry.confidence),
+            (-64, -6, 7, 20)
+        );
+        record(&table, other, 11, -65, 65, 12, 9, 10);
+        let (entry, _) = table.probe(other).expect("stored");
+        assert_eq!(
+            (entry.lower, entry.upper, entry.best, entry.confidence),
+            (-64, -6, 7, 20)
         );
     }
 }
