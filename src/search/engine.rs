@@ -48,11 +48,11 @@ const MAX_SOLVE_EMPTIES: u32 = 30;
 /// `SELECTIVE_GROWTH` times as long for each empty square more. (Probable cuts at 1.0 standard
 /// deviation, 16 positions of NTest's games at each count, `othello solve --threads 1` beside
 /// another search, AMD EPYC, 2026-11-28: medians 0.1, 0.25, 0.5, 0.9 and 3.1 s at 24, 26, 27, 28
-/// and 30 empties, four in five within 0.2, 0.4, 0.7 and 1.9 s at 24-28.) A search that does not
-/// finish leaves the midgame search's move from a quarter of the time: hence four in five, not the
-/// median. There the midgame search reaches the game's end with its own, looser cuts in a fraction
-/// of the time and stops at a far less sure value; NTest, too, turns to a probable endgame search
-/// about here.
+/// and 30 empties, four in five within 0.2, 0.4, 0.6 and 1.9 s at 24, 26, 27 and 28.) A search
+/// that does not finish leaves the midgame search's move from a quarter of the time: hence four in
+/// five, not the median. There the midgame search reaches the game's end with its own, looser cuts
+/// in a fraction of the time and stops at a far less sure value; NTest, too, turns to a probable
+/// endgame search about here.
 const SELECTIVE_EMPTIES: u32 = 26;
 const SELECTIVE_SECONDS: f64 = 0.5;
 const SELECTIVE_GROWTH: f64 = 1.85;
