@@ -522,13 +522,15 @@ impl Solver {
                 -SHALLOW_INFINITY,
                 SHALLOW_INFINITY,
             );
-            let mut start = (f64::from(evaluation) / f64::from(SCALE)).round() as i32;
+            // Each level starts from the last one's result; the exact search from the surest.
+            guess = (f64::from(evaluation) / f64::from(SCALE)).round() as i32;
             for level in self.levels.clone() {
                 self.confidence = level;
-                let likely = self.converge_from::<C>(board, start);
+                let likely = self.converge_from::<C>(board, guess);
                 self.confidence = PROVEN;
-                self.likely = Some(likely?);
-                (start, guess) = (likely?.0, likely?.0);
+                let likely = likely?;
+                self.likely = Some(likely);
+                guess = likely.0;
             }
         }
         self.converge_from::<C>(board, guess)
