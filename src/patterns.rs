@@ -167,14 +167,18 @@ pub const MOBILITY: usize = 1;
 /// many moves a side has left; a table lets a count be worth what it is (no moves at all is worth
 /// much more than one fewer than many), where the mobility weight can only scale it.
 const COUNT_TABLES: usize = 2;
-/// The counts: the side to move's moves, its opponent's, and each side's potential moves (empty
-/// squares next to the other side's discs).
-pub const COUNTS: usize = 4;
+/// The counts: the side to move's moves, its opponent's, each side's potential moves (empty
+/// squares next to the other side's discs), and each side's frontier (its discs next to an empty
+/// square, where the other side's moves will come from). A file holds the first of them: round 8
+/// and earlier none, round 15 the first four; the tables it lacks load at zero.
+pub const COUNTS: usize = 6;
 const COUNT_VALUES: usize = 64;
-const GLOBALS: usize = COUNT_TABLES + COUNTS * COUNT_VALUES;
-/// The globals of a file written before the count tables (round 8 and earlier): the constant and
-/// the mobility. Such a file loads with the tables at zero.
-const GLOBALS_BEFORE_COUNTS: usize = 2;
+const GLOBALS: usize = globals_with(COUNTS);
+
+/// The globals of a stage holding the first `counts` count tables.
+const fn globals_with(counts: usize) -> usize {
+    COUNT_TABLES + counts * COUNT_VALUES
+}
 
 /// The globals (as [`Layout::global`] takes them) of `board`'s counts, given the side to move's
 /// moves and its opponent's.
@@ -182,12 +186,16 @@ const GLOBALS_BEFORE_COUNTS: usize = 2;
 pub fn count_globals(board: Board, moves: Bitboard, replies: Bitboard) -> [usize; COUNTS] {
     let empty = board.empties().0;
     let potential = |discs: u64| (Bitboard(discs).neighbours().0 & empty).count_ones() as usize;
-    let value = |count: usize| count.min(COUNT_VALUES - 1);
+    let next_to_empty = board.empties().neighbours().0;
+    let frontier = |discs: u64| (discs & next_to_empty).count_ones() as usize;
+    let value = |table: usize, count: usize| COUNT_TABLES + table * COUNT_VALUES + count.min(COUNT_VALUES - 1);
     [
-        COUNT_TABLES + value(moves.count() as usize),
-        COUNT_TABLES + COUNT_VALUES + value(replies.count() as usize),
-        COUNT_TABLES + 2 * COUNT_VALUES + value(potential(board.opponent.0)),
-        COUNT_TABLES + 3 * COUNT_VALUES + value(potential(board.player.0)),
+        value(0, moves.count() as usize),
+        value(1, replies.count() as usize),
+        value(2, potential(board.opponent.0)),
+        value(3, potential(board.player.0)),
+        value(4, frontier(board.player.0)),
+        value(5, frontier(board.opponent.0)),
     ]
 }
 
@@ -306,11 +314,10 @@ impl Layout {
         LAYOUT.get_or_init(Layout::build)
     }
 
-    /// A stage's length in a weights file of the first `patterns` patterns (`len=` in its header),
-    /// with the count tables or (a file of round 8 and before) without.
-    fn written_len(&self, patterns: usize, counts: bool) -> usize {
-        let globals = if counts { GLOBALS } else { GLOBALS_BEFORE_COUNTS };
-        self.offsets.get(patterns).copied().unwrap_or(self.stage_len - GLOBALS) + globals
+    /// A stage's length in a weights file of the first `patterns` patterns and the first `counts`
+    /// count tables (`len=` in its header).
+    fn written_len(&self, patterns: usize, counts: usize) -> usize {
+        self.offsets.get(patterns).copied().unwrap_or(self.stage_len - GLOBALS) + globals_with(counts)
     }
 
     /// The position of the global weight `global` in a stage's table.
@@ -667,14 +674,14 @@ impl Weights {
     /// Writes the weights: a header line, then each stage's canonical configurations' weights as
     /// little-endian i16, zeros packed as runs (a 0 followed by the run's length as u16).
     pub fn to_bytes(&self) -> Vec<u8> {
-        self.to_bytes_of(PATTERNS.len(), true)
+        self.to_bytes_of(PATTERNS.len(), COUNTS)
     }
 
-    /// [`Weights::to_bytes`] as a file of the first `patterns` patterns only, with or without the
-    /// count tables (what a build with fewer wrote).
-    fn to_bytes_of(&self, patterns: usize, counts: bool) -> Vec<u8> {
+    /// [`Weights::to_bytes`] as a file of the first `patterns` patterns and `counts` count tables
+    /// only (what a build with fewer wrote).
+    fn to_bytes_of(&self, patterns: usize, counts: usize) -> Vec<u8> {
         let layout = Layout::get();
-        let globals = if counts { GLOBALS } else { GLOBALS_BEFORE_COUNTS };
+        let globals = globals_with(counts);
         let mut bytes = format!(
             "othello patterns 1 stages={STAGES} len={}\n",
             layout.written_len(patterns, counts)
@@ -711,7 +718,7 @@ impl Weights {
     }
 
     /// Reads what `to_bytes` wrote; `None` if it is not that. A file written when `PATTERNS` had
-    /// only its first patterns, or before the count tables (the header's `len` says which), reads
+    /// only its first patterns, or `COUNTS` its first counts (the header's `len` says which), reads
     /// with what it lacks at zero: older weights still load, and a fit that adds a feature starts
     /// warm from them.
     pub fn from_bytes(bytes: &[u8]) -> Option<Weights> {
@@ -719,12 +726,13 @@ impl Weights {
         let newline = bytes.iter().position(|&b| b == b'\n')?;
         let header = std::str::from_utf8(&bytes[..newline]).ok()?;
         let len = header.strip_prefix(&format!("othello patterns 1 stages={STAGES} len="))?;
-        // The number of patterns the file holds, and whether it has the count tables: the ones
-        // whose stage length its header gives.
+        // The numbers of patterns and count tables the file holds: the ones whose stage length its
+        // header gives (each pattern's table is longer than all the count tables together, so
+        // no two pairs give one length).
         let (written, counts) = (1..=PATTERNS.len())
-            .flat_map(|count| [(count, true), (count, false)])
-            .find(|&(count, counts)| len == layout.written_len(count, counts).to_string())?;
-        let globals = if counts { GLOBALS } else { GLOBALS_BEFORE_COUNTS };
+            .flat_map(|patterns| (0..=COUNTS).map(move |counts| (patterns, counts)))
+            .find(|&(patterns, counts)| len == layout.written_len(patterns, counts).to_string())?;
+        let globals = globals_with(counts);
         // Every value the file must hold: more (a run of zeros can claim 65,535 of them in 4 bytes)
         // is not a weights file, and is not unpacked.
         let expected = STAGES
@@ -953,14 +961,16 @@ mod tests {
         let layout = Layout::get();
         // The round-6 weights, built in before the triangle and the edge block, have 11 patterns;
         // the round-8 ones 13, and no count tables.
-        assert_eq!(layout.written_len(11, false), 167_267);
-        assert_eq!(layout.written_len(13, false), 285_365);
+        assert_eq!(layout.written_len(11, 0), 167_267);
+        assert_eq!(layout.written_len(13, 0), 285_365);
+        // Round 15's have the first four count tables.
+        assert_eq!(layout.written_len(13, 4), 285_365 + 4 * COUNT_VALUES);
         let fewer = PATTERNS.len() - 1;
         let mut weights = random_weights(4);
         for table in &mut weights.stages {
             table[layout.offsets[fewer]..layout.global(CONSTANT)].fill(0);
         }
-        let older = weights.to_bytes_of(fewer, true);
+        let older = weights.to_bytes_of(fewer, COUNTS);
         let header = format!("othello patterns 1 stages=12 len={}\n", layout.offsets[fewer] + GLOBALS);
         assert!(older.starts_with(header.as_bytes()));
         let read = Weights::from_bytes(&older).unwrap();
@@ -976,24 +986,39 @@ mod tests {
     }
 
     #[test]
-    fn a_file_without_the_count_tables_reads_with_them_at_zero() {
+    fn a_file_of_the_first_count_tables_reads_with_the_later_ones_at_zero() {
         let layout = Layout::get();
-        let mut weights = random_weights(6);
-        for table in &mut weights.stages {
-            table[layout.global(COUNT_TABLES)..].fill(0);
+        // Round 8's file has none, round 15's the first four.
+        for counts in [0, 4] {
+            let mut weights = random_weights(6);
+            for table in &mut weights.stages {
+                table[layout.global(globals_with(counts))..].fill(0);
+            }
+            let older = weights.to_bytes_of(PATTERNS.len(), counts);
+            let header = format!(
+                "othello patterns 1 stages=12 len={}\n",
+                layout.stage_len - GLOBALS + COUNT_TABLES + counts * COUNT_VALUES
+            );
+            assert!(older.starts_with(header.as_bytes()));
+            assert!(older.len() < weights.to_bytes().len());
+            let read = Weights::from_bytes(&older).unwrap();
+            assert!(read.stages == weights.stages);
+            // Its value is what it holds alone.
+            let board = random_boards(7, 1)[0];
+            assert_eq!(read.evaluate(board), weights.evaluate(board));
         }
-        let older = weights.to_bytes_of(PATTERNS.len(), false);
-        let header = format!(
-            "othello patterns 1 stages=12 len={}\n",
-            layout.stage_len - GLOBALS + GLOBALS_BEFORE_COUNTS
-        );
-        assert!(older.starts_with(header.as_bytes()));
-        assert!(older.len() < weights.to_bytes().len());
-        let read = Weights::from_bytes(&older).unwrap();
-        assert!(read.stages == weights.stages);
-        // Its value is the patterns', the constant's and the mobility's alone.
-        let board = random_boards(7, 1)[0];
-        assert_eq!(read.evaluate(board), weights.evaluate(board));
+    }
+
+    #[test]
+    fn no_two_shapes_of_file_share_a_stage_length() {
+        let layout = Layout::get();
+        let mut lengths: Vec<usize> = (1..=PATTERNS.len())
+            .flat_map(|patterns| (0..=COUNTS).map(move |counts| layout.written_len(patterns, counts)))
+            .collect();
+        let shapes = lengths.len();
+        lengths.sort_unstable();
+        lengths.dedup();
+        assert_eq!(lengths.len(), shapes);
     }
 
     /// The counts as a reference reads them: each square looked at by itself.
@@ -1017,11 +1042,19 @@ mod tests {
                 .count()
         };
         let count = |n: usize| n.min(COUNT_VALUES - 1);
+        let empties: u64 = empty.iter().map(|&s| 1u64 << s).sum();
+        let frontier = |discs: u64| {
+            (0..64)
+                .filter(|&s| discs >> s & 1 != 0 && neighbours(s, empties))
+                .count()
+        };
         [
             COUNT_TABLES + count(legal(board)),
             COUNT_TABLES + COUNT_VALUES + count(legal(board.pass())),
             COUNT_TABLES + 2 * COUNT_VALUES + count(empty.iter().filter(|&&s| neighbours(s, board.opponent.0)).count()),
             COUNT_TABLES + 3 * COUNT_VALUES + count(empty.iter().filter(|&&s| neighbours(s, board.player.0)).count()),
+            COUNT_TABLES + 4 * COUNT_VALUES + count(frontier(board.player.0)),
+            COUNT_TABLES + 5 * COUNT_VALUES + count(frontier(board.opponent.0)),
         ]
     }
 
@@ -1034,9 +1067,13 @@ mod tests {
                 count_globals_by_squares(board)
             );
         }
-        // The start: 4 moves each, 10 empty squares beside each side's two discs.
+        // The start: 4 moves each, 10 empty squares beside each side's two discs, every disc on
+        // the frontier.
         let start = count_globals(Board::START, Board::START.moves(), Board::START.opponent_moves());
-        assert_eq!(start, [2 + 4, 2 + 64 + 4, 2 + 128 + 10, 2 + 192 + 10]);
+        assert_eq!(
+            start,
+            [2 + 4, 2 + 64 + 4, 2 + 128 + 10, 2 + 192 + 10, 2 + 256 + 2, 2 + 320 + 2]
+        );
     }
 
     /// A run of zeros claims 65,535 values in 4 bytes: a small file must not unpack into gigabytes.
