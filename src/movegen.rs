@@ -93,7 +93,7 @@ const fn build_neighbours() -> [u64; 64] {
 
 /// The opponent discs that `player` flips by moving to `square` (empty if the move is illegal,
 /// and meaningless if the square is occupied). `Cpu::flips` has a vector version of it.
-#[inline]
+#[inline(always)]
 pub fn flips(player: u64, opponent: u64, square: Square) -> u64 {
     let rays = &RAYS[square.index()];
     let mut flipped = 0;
