@@ -355,7 +355,6 @@ mod tests {
                 1 => (a & xorshift(&mut state) & xorshift(&mut state), b),
                 _ => (a & xorshift(&mut state), b | xorshift(&mut state) & !a),
             };
-            let b = b & !a;
             let mask = xorshift(&mut state);
             assert_eq!(C::extract(a, mask), extract_portable(a, mask));
             for square in Square::all() {
