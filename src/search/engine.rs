@@ -818,7 +818,9 @@ impl Engine {
         let (best_value, best_move) = match found {
             Ok(found) => found,
             Err((value, best)) => {
-                if depth == self.root_depth && board == self.root && best != NO_MOVE {
+                // Only a value above the window's floor is a lower bound; below it, every move
+                // finished has failed low, and the highest of their upper bounds ranks nothing.
+                if depth == self.root_depth && board == self.root && best != NO_MOVE && value > original.0 {
                     self.root_partial = Some((best, value));
                 }
                 return 0;
@@ -988,6 +990,36 @@ mod tests {
             let back = Entry::unpack(entry.pack());
             assert!(entry.pack() < 1 << 56);
             assert_eq!((back.best, back.lower, back.upper), (37, lower, upper));
+        }
+    }
+
+    /// Regression: an iteration cut off at the root reported the best of the moves it had
+    /// finished even when each had failed low, below a floor that a table entry (a helper
+    /// thread's, or the previous move's search's) had raised the root's window to: their values
+    /// are then upper bounds only, and the highest of them says nothing about which move is best.
+    #[test]
+    fn a_cut_off_iteration_reports_no_move_that_only_failed_low() {
+        let board = midgame();
+        let floor = WIN / 2;
+        let engine_with_floor = || {
+            let engine = Engine::with_budget(Budget::Depth(8));
+            let entry = Entry {
+                best: NO_MOVE,
+                lower: floor,
+                upper: INFINITY,
+            };
+            engine.table.store(board, 30, entry);
+            engine
+        };
+        let mut whole = engine_with_floor();
+        assert!(matches!(whole.root(board, 6), Root::Finished(..)));
+        let mut cut = engine_with_floor();
+        // Stopped late in the iteration: most moves have failed low by then.
+        cut.limits.node_limit = Some(whole.nodes * 3 / 4);
+        match cut.root(board, 6) {
+            Root::CutOff(best, value) => panic!("{best} reported at {value}, below the floor {floor}"),
+            Root::Finished(..) => panic!("the iteration was not cut off"),
+            Root::Nothing => {}
         }
     }
 
