@@ -335,6 +335,17 @@ impl Layout {
         self.width() + COUNTS
     }
 
+    /// Where each feature of a training row (in the order of [`Layout::row`]) starts in a stage's
+    /// table: a feature less its base fits 16 bits, a pattern having at most 3^10 configurations.
+    pub fn row_bases(&self) -> Vec<usize> {
+        let counts = std::iter::repeat_n(self.global(0), COUNTS);
+        self.instance_offsets
+            .iter()
+            .map(|&offset| offset as usize)
+            .chain(counts)
+            .collect()
+    }
+
     /// Calls `feature(index)` with the table index (within a stage) of each pattern instance of
     /// `board`, canonical, then of each of its counts: a training row.
     pub fn row(&self, board: Board, mut feature: impl FnMut(usize)) {

@@ -55,6 +55,7 @@ pub fn run(args: ProbcutArgs) -> Result<()> {
                     }
                 }
             }
+            Ok(())
         })?;
     }
     if drawn.len() < 100 {

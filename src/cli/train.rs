@@ -52,7 +52,16 @@ pub struct TrainArgs {
     /// (0: the value itself)
     #[arg(long, value_name = "LAMBDA", default_value_t = 0.0, value_parser = share)]
     lambda: f32,
+    /// At most this many positions (training and validation) are read: the fit keeps each in
+    /// memory, about 140 bytes a position, so the default of 20 million needs about 3 GB; more
+    /// is refused before the fit starts
+    #[arg(long, value_name = "N", default_value_t = 20_000_000, value_parser = clap::value_parser!(u64).range(1..=4_000_000_000))]
+    max_positions: u64,
 }
+
+/// What the fit keeps of a position, measured (`/usr/bin/time -v` on 162,359 games): the example,
+/// its training row and its share of a stage's members.
+const BYTES_PER_POSITION: u64 = 140;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 enum Method {
@@ -78,9 +87,10 @@ fn shrinkage(text: &str) -> std::result::Result<f32, String> {
     }
 }
 
-/// Calls `game(index, samples)` for each complete game of a sample file, in file order. Only a
-/// regular file is read, line by line (lines of bounded length), so an endless input cannot hang it.
-pub(crate) fn read_games(path: &std::path::Path, mut game: impl FnMut(u64, Vec<Sample>)) -> Result<()> {
+/// Calls `game(index, samples)` for each complete game of a sample file, in file order, stopping at
+/// its first error. Only a regular file is read, line by line (lines of bounded length), so an
+/// endless input cannot hang it.
+pub(crate) fn read_games(path: &std::path::Path, mut game: impl FnMut(u64, Vec<Sample>) -> Result<()>) -> Result<()> {
     let mut lines = crate::files::Lines::open(path)?;
     let mut current: Vec<(u64, Sample)> = Vec::new();
     while let Some((number, line)) = lines.next_line()? {
@@ -93,7 +103,7 @@ pub(crate) fn read_games(path: &std::path::Path, mut game: impl FnMut(u64, Vec<S
         }
         if line.starts_with("#done ") {
             if let Some(&(index, _)) = current.first() {
-                game(index, current.drain(..).map(|(_, sample)| sample).collect());
+                game(index, current.drain(..).map(|(_, sample)| sample).collect())?;
             }
             continue;
         }
@@ -109,19 +119,30 @@ pub(crate) fn read_games(path: &std::path::Path, mut game: impl FnMut(u64, Vec<S
 }
 
 /// The complete games' samples of one file, split into training examples (toward a blend of
-/// result and search value) and validation ones (toward the result).
+/// result and search value) and validation ones (toward the result). Refused as soon as the two
+/// together would pass `max_positions`: the fit holds every position in memory.
 fn read(
     path: &std::path::Path,
-    (percent, search_weight, lambda): (u64, f32, f32),
+    (percent, search_weight, lambda, max_positions): (u64, f32, f32, u64),
     train: &mut Vec<Example>,
     valid: &mut Vec<Example>,
 ) -> Result<()> {
     read_games(path, |index, samples| {
+        let total = (train.len() + valid.len() + samples.len()) as u64;
+        if total > max_positions {
+            bail!(
+                "{}: more than {max_positions} positions in the training files (--max-positions; the fit \
+                 keeps about {BYTES_PER_POSITION} bytes a position in memory): give fewer games, or raise \
+                 --max-positions where the memory is there",
+                path.display()
+            );
+        }
         if index % 100 < percent {
             valid.extend(samples.into_iter().map(Example::from));
         } else {
             train.extend(Example::game_targets(&samples, search_weight, lambda));
         }
+        Ok(())
     })
 }
 
@@ -135,7 +156,12 @@ pub fn run(args: TrainArgs) -> Result<()> {
     for path in &args.files {
         read(
             path,
-            (u64::from(args.validation_percent), args.search_weight, args.lambda),
+            (
+                u64::from(args.validation_percent),
+                args.search_weight,
+                args.lambda,
+                args.max_positions,
+            ),
             &mut train,
             &mut valid,
         )?;

@@ -238,8 +238,9 @@ impl Model {
         let layout = Layout::get();
         let rows = Rows::new(examples);
         for s in 0..STAGES {
-            let members: Vec<usize> = (0..examples.len())
+            let members: Vec<u32> = (0..examples.len())
                 .filter(|&i| Self::stages_taught(examples[i].board.empty_count(), config.overlap).contains(&s))
+                .map(|i| u32::try_from(i).expect("at most 2^32 examples"))
                 .collect();
             if !members.is_empty() {
                 let prior = self.stages[s].clone();
@@ -271,11 +272,12 @@ impl Model {
 }
 
 /// The examples as the conjugate-gradient fit reads them: each one's canonical feature indices,
-/// mobility and target, computed once.
+/// mobility and target, computed once. A feature is kept as its offset from its column's base, in
+/// 16 bits: the rows are most of the fit's memory.
 struct Rows {
-    /// Features per example (pattern instances and counts): every board has the same number.
-    width: usize,
-    features: Vec<u32>,
+    /// Where each column's features start in a stage's table.
+    bases: Vec<usize>,
+    features: Vec<u16>,
     mobility: Vec<f32>,
     score: Vec<f32>,
 }
@@ -283,54 +285,65 @@ struct Rows {
 impl Rows {
     fn new(examples: &[Example]) -> Rows {
         let layout = Layout::get();
-        let width = layout.row_width();
-        let mut features = Vec::with_capacity(examples.len() * width);
+        let bases = layout.row_bases();
+        let mut features = Vec::with_capacity(examples.len() * bases.len());
         for example in examples {
-            layout.row(example.board, |index| features.push(index as u32));
+            let mut column = 0;
+            layout.row(example.board, |index| {
+                let offset = index - bases[column];
+                features.push(u16::try_from(offset).expect("a pattern has at most 3^10 configurations"));
+                column += 1;
+            });
         }
         Rows {
-            width,
+            bases,
             features,
             mobility: examples.iter().map(|e| mobility(e.board) as f32).collect(),
             score: examples.iter().map(|e| e.score).collect(),
         }
     }
 
+    /// The table indices of row `i`'s features.
+    fn indices(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
+        let width = self.bases.len();
+        let features = &self.features[i * width..(i + 1) * width];
+        self.bases.iter().zip(features).map(|(&base, &f)| base + usize::from(f))
+    }
+
     /// Row `i` of the design matrix times `w`.
     fn dot(&self, i: usize, w: &[f32], constant: usize, mobility: usize) -> f32 {
-        let features = &self.features[i * self.width..(i + 1) * self.width];
-        w[constant] + w[mobility] * self.mobility[i] + features.iter().map(|&f| w[f as usize]).sum::<f32>()
+        w[constant] + w[mobility] * self.mobility[i] + self.indices(i).map(|f| w[f]).sum::<f32>()
     }
 
     /// Adds `value` times row `i` to `out` (the transpose's product, one row at a time).
     fn scatter(&self, i: usize, value: f64, out: &mut [f64], constant: usize, mobility: usize) {
         out[constant] += value;
         out[mobility] += value * f64::from(self.mobility[i]);
-        for &f in &self.features[i * self.width..(i + 1) * self.width] {
-            out[f as usize] += value;
+        for f in self.indices(i) {
+            out[f] += value;
         }
     }
 
     /// Minimises |A w - y|^2 + shrinkage |w - prior|^2 over the rows `members`, by preconditioned
     /// conjugate gradients on x = w - prior, from x = 0; sums in f64, in row order (the same
     /// weights on every machine).
-    fn solve(&self, members: &[usize], prior: &[f32], layout: &Layout, shrinkage: f32, iterations: u32) -> Vec<f32> {
+    fn solve(&self, members: &[u32], prior: &[f32], layout: &Layout, shrinkage: f32, iterations: u32) -> Vec<f32> {
         let (constant, mobility) = (layout.global(CONSTANT), layout.global(MOBILITY));
         let n = prior.len();
         let lambda = f64::from(shrinkage);
         // The preconditioner: the diagonal of A^T A + lambda I.
         let mut diagonal = vec![lambda; n];
-        for &i in members {
+        for i in members.iter().map(|&i| i as usize) {
             diagonal[constant] += 1.0;
             diagonal[mobility] += f64::from(self.mobility[i]).powi(2);
-            for &f in &self.features[i * self.width..(i + 1) * self.width] {
-                diagonal[f as usize] += 1.0;
+            for f in self.indices(i) {
+                diagonal[f] += 1.0;
             }
         }
         // Columns no row touches stay at the prior (and divide nothing by zero).
         let active: Vec<bool> = diagonal.iter().map(|&d| d > lambda).collect();
         let mut r = vec![0f64; n];
-        for &i in members {
+        for i in members.iter().map(|&i| i as usize) {
             let residual = f64::from(self.score[i] - self.dot(i, prior, constant, mobility));
             self.scatter(i, residual, &mut r, constant, mobility);
         }
@@ -358,7 +371,7 @@ impl Rows {
                 .zip(&active)
                 .map(|(&p, &a)| if a { lambda * p } else { 0.0 })
                 .collect();
-            for &i in members {
+            for i in members.iter().map(|&i| i as usize) {
                 let ap = f64::from(self.dot(i, &p32, constant, mobility));
                 self.scatter(i, ap, &mut q, constant, mobility);
             }

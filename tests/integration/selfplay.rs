@@ -210,6 +210,42 @@ fn train_fits_weights_that_load_and_reports_each_stage() {
     assert!(!other.exists());
 }
 
+/// The fit keeps every position in memory: `--max-positions` bounds them, and one position more
+/// than it is refused (exit 2, the option named) with nothing written.
+#[test]
+fn train_refuses_more_positions_than_max_positions() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data.txt");
+    selfplay(&data, &["--games", "20"]).success();
+    let out = dir.path().join("w.bin");
+    let train = |max: u64| {
+        let mut command = common::othello([
+            "train",
+            data.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--epochs",
+            "1",
+            "--max-positions",
+        ]);
+        command.arg(max.to_string());
+        command.assert()
+    };
+    let report = train(1_000_000).success().get_output().stdout.clone();
+    let report = String::from_utf8(report).unwrap();
+    let words: Vec<&str> = report.split_whitespace().collect();
+    assert_eq!(words[1..3], ["training", "and"], "{report}");
+    let total: u64 = words[0].parse::<u64>().unwrap() + words[3].parse::<u64>().unwrap();
+    std::fs::remove_file(&out).unwrap();
+    train(total).success();
+    std::fs::remove_file(&out).unwrap();
+    train(total - 1).code(2).stderr(
+        predicates::str::contains(format!("more than {} positions", total - 1))
+            .and(predicates::str::contains("--max-positions")),
+    );
+    assert!(!out.exists());
+}
+
 /// `--warm-start` fits from the current weights, not from zero: with a shrinkage that holds every
 /// weight in place, the weights written are the built-in ones (a cold start would write zeros).
 #[test]
