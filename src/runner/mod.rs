@@ -61,8 +61,8 @@ impl Word {
 }
 
 /// A command line given for one program (`grade -- COMMAND`, `argv:COMMAND`): its first word, when
-/// given as a path, is the student's program and is copied (unless it is a Python, or in a system
-/// folder: an interpreter); later words that name files or folders are copied (options are not);
+/// given as a path, is the student's program and is copied (unless it is named as a Python
+/// interpreter is, or lies in a system folder: an interpreter); later words that name files or folders are copied (options are not);
 /// a file with its whole folder when `whole_folder`.
 pub fn command_line(words: &[String], whole_folder: bool) -> Vec<Word> {
     words
@@ -75,7 +75,7 @@ pub fn command_line(words: &[String], whole_folder: bool) -> Vec<Word> {
                     && path.is_file()
                     && !path
                         .file_name()
-                        .is_some_and(|name| name.to_string_lossy().starts_with("python"))
+                        .is_some_and(|name| resolve::is_python_name(&name.to_string_lossy()))
                     && !std::path::absolute(path).is_ok_and(|p| resolve::is_system(&p))
             } else {
                 !word.starts_with('-') && (path.is_file() || path.is_dir())

@@ -53,7 +53,7 @@ fn resolve(word: &str) -> Result<Resolved, String> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    if name.starts_with("python") {
+    if is_python_name(&name) {
         return python(&found);
     }
     let real = std::fs::canonicalize(&found).map_err(|e| format!("cannot resolve {}: {e}", found.display()))?;
@@ -72,6 +72,13 @@ fn resolve(word: &str) -> Result<Resolved, String> {
         executable: if is_system(&found) { found } else { real },
         shown,
     })
+}
+
+/// Whether a file's name is a Python interpreter's (`python`, `python3`, `python3.12`), which is
+/// asked where it is installed, outside any sandbox: a student's `python_bot.py` is not one.
+pub(super) fn is_python_name(name: &str) -> bool {
+    name.strip_prefix("python")
+        .is_some_and(|version| version.chars().all(|c| c.is_ascii_digit() || c == '.'))
 }
 
 /// The file a command word runs: a path as given, or the first match in PATH.
@@ -184,6 +191,16 @@ mod tests {
         let python = program("python3").unwrap();
         assert!(python.executable.is_file(), "{python:?}");
         assert!(python.shown.iter().all(|folder| folder.is_dir()), "{python:?}");
+    }
+
+    #[test]
+    fn only_an_interpreters_name_is_a_pythons() {
+        for name in ["python", "python3", "python3.12"] {
+            assert!(is_python_name(name), "{name}");
+        }
+        for name in ["python_bot", "python3_lab.py", "pythonbot", "mypython3", "python3-x"] {
+            assert!(!is_python_name(name), "{name}");
+        }
     }
 
     #[test]

@@ -426,6 +426,34 @@ fn tricks(tag: &str) -> String {
     )
 }
 
+/// A student's program whose name begins with "python" (`python_bot`, given as a path) was taken
+/// for an interpreter and run outside the sandbox to ask where it is installed: it is the
+/// student's program, copied and run in the sandbox like any other.
+#[test]
+fn a_program_named_like_python_is_not_run_outside_the_sandbox() {
+    let dir = tempfile::tempdir().unwrap();
+    let escaped = dir.path().join("escaped.txt");
+    let path = dir.path().join("python_bot");
+    let source = format!(
+        "#!/usr/bin/env python3\nimport sys\n{FIRST_LEGAL}\ntry:\n    open({:?}, 'a').write(repr(sys.argv) + '\\n')\nexcept OSError:\n    pass\nprint(first_legal(sys.argv[1], sys.argv[2]))\n",
+        escaped.display().to_string()
+    );
+    std::fs::write(&path, source).unwrap();
+    std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let (status, report) = lab4(&format!("argv:{}", path.display()));
+    assert_eq!(status, 0, "{report}");
+    assert_eq!(
+        (&report["played"], &report["forfeits"]),
+        (&4.into(), &0.into()),
+        "{report}"
+    );
+    assert!(
+        !escaped.exists(),
+        "the program ran outside the sandbox: {}",
+        std::fs::read_to_string(&escaped).unwrap_or_default()
+    );
+}
+
 #[test]
 fn players_that_start_daemons_or_kill_their_parent_play_on_and_leave_nothing() {
     let dir = tempfile::tempdir().unwrap();
