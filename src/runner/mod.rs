@@ -62,8 +62,8 @@ impl Word {
 
 /// A command line given for one program (`grade -- COMMAND`, `argv:COMMAND`): its first word, when
 /// given as a path, is the student's program and is copied (unless it is named as a Python
-/// interpreter is, or lies in a system folder: an interpreter); later words that name files or folders are copied (options are not);
-/// a file with its whole folder when `whole_folder`.
+/// interpreter is, or lies in a system folder: an interpreter); later words that name files or
+/// folders are copied (options are not); a file with its whole folder when `whole_folder`.
 pub fn command_line(words: &[String], whole_folder: bool) -> Vec<Word> {
     words
         .iter()
