@@ -14,6 +14,7 @@ use std::sync::OnceLock;
 use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::cpu::{Cpu, at_level, with_cpu};
+use crate::network::Network;
 
 /// A pattern: a name and its squares (0 = a1, 7 = h1, 63 = h8) in reading order.
 pub struct Pattern {
@@ -325,6 +326,21 @@ impl Layout {
         self.stage_len - GLOBALS + global
     }
 
+    /// The index in a stage's table of the canonical configuration of the one at `index` (a
+    /// global is its own).
+    pub fn canonical_index(&self, index: usize) -> usize {
+        match self.offsets.iter().rposition(|&offset| offset <= index) {
+            Some(p) if index < self.global(0) => self.offsets[p] + self.canonical[p][index - self.offsets[p]] as usize,
+            _ => index,
+        }
+    }
+
+    /// Per pattern instance (in the order of [`Features`]), where its pattern starts in a stage's
+    /// table.
+    pub(crate) fn instance_offsets(&self) -> &[u32] {
+        &self.instance_offsets
+    }
+
     /// How many pattern instances every position has: the features a training row holds.
     pub fn width(&self) -> usize {
         self.instance_offsets.len()
@@ -377,14 +393,14 @@ impl Layout {
     }
 }
 
-/// What a stage's `table` of globals gives `board`, whose side to move has `moves`: the constant,
-/// the mobility and the counts.
+/// What a stage's `table` of globals gives a position whose side to move has `moves` against the
+/// opponent's `replies`, and whose counts are the globals `counts`: the constant, the mobility and
+/// the counts.
 #[inline(always)]
-fn globals_value(layout: &Layout, table: &[i16], board: Board, moves: Bitboard) -> i32 {
-    let replies = board.opponent_moves();
+fn globals_value(layout: &Layout, table: &[i16], moves: Bitboard, replies: Bitboard, counts: &[usize; COUNTS]) -> i32 {
     let mobility = moves.count() as i32 - replies.count() as i32;
     let mut sum = i32::from(table[layout.global(CONSTANT)]) + i32::from(table[layout.global(MOBILITY)]) * mobility;
-    for global in count_globals(board, moves, replies) {
+    for &global in counts {
         sum += i32::from(table[layout.global(global)]);
     }
     sum
@@ -518,6 +534,13 @@ impl Features {
         next
     }
 
+    /// Each pattern instance's index as the side to move reads it, in the order of
+    /// [`Layout::instance_offsets`] (the lanes after the last instance are zeros).
+    #[inline(always)]
+    pub fn instances(&self) -> &[u16] {
+        &self.ours
+    }
+
     /// The indices after a pass: the same discs, read by the other side.
     #[inline(always)]
     pub fn passed(&self) -> Features {
@@ -528,9 +551,11 @@ impl Features {
     }
 }
 
-/// Weights in 1/`SCALE` discs: per stage, every configuration of every pattern, then the globals.
+/// Weights in 1/`SCALE` discs: per stage, every configuration of every pattern, then the globals;
+/// and a network that joins them in the midgame, if the file has one.
 pub struct Weights {
     pub stages: Vec<Vec<i16>>,
+    pub network: Option<Network>,
 }
 
 /// Weights count in 1/32 disc.
@@ -633,8 +658,10 @@ impl Weights {
     #[inline(always)]
     pub fn evaluate_with_moves<C: Cpu>(&self, board: Board, moves: Bitboard) -> i32 {
         let layout = Layout::get();
+        let replies = board.opponent_moves();
+        let counts = count_globals(board, moves, replies);
         let table = &self.stages[stage(board.empty_count())];
-        let mut sum = globals_value(layout, table, board, moves);
+        let mut sum = globals_value(layout, table, moves, replies, &counts);
         let (player, opponent) = (board.player.0, board.opponent.0);
         let ternary = &layout.ternary;
         for reader in &layout.readers {
@@ -644,6 +671,9 @@ impl Weights {
             let index = reader.offset as usize + ternary[start + ours] as usize + 2 * ternary[start + theirs] as usize;
             sum += i32::from(table[index]);
         }
+        if let Some(network) = self.network_for(board) {
+            sum += network.value(layout, Features::of_at::<C>(board).instances(), &counts);
+        }
         sum
     }
 
@@ -652,12 +682,48 @@ impl Weights {
     #[inline(always)]
     pub fn evaluate_features(&self, board: Board, moves: Bitboard, features: &Features) -> i32 {
         let layout = Layout::get();
+        let replies = board.opponent_moves();
+        let counts = count_globals(board, moves, replies);
+        let mut sum = self.patterns_value(layout, board, moves, replies, &counts, features);
+        if let Some(network) = self.network_for(board) {
+            sum += network.value(layout, features.instances(), &counts);
+        }
+        sum
+    }
+
+    /// The patterns' part of [`Weights::evaluate_features`], without the network: what the move
+    /// orderings use, where a cheaper guess pays better than a closer one.
+    #[inline(always)]
+    pub fn pattern_value(&self, board: Board, moves: Bitboard, features: &Features) -> i32 {
+        let replies = board.opponent_moves();
+        let counts = count_globals(board, moves, replies);
+        self.patterns_value(Layout::get(), board, moves, replies, &counts, features)
+    }
+
+    #[inline(always)]
+    fn patterns_value(
+        &self,
+        layout: &Layout,
+        board: Board,
+        moves: Bitboard,
+        replies: Bitboard,
+        counts: &[usize; COUNTS],
+        features: &Features,
+    ) -> i32 {
         let table = &self.stages[stage(board.empty_count())];
-        let mut sum = globals_value(layout, table, board, moves);
+        let mut sum = globals_value(layout, table, moves, replies, counts);
         for (&offset, &index) in layout.instance_offsets.iter().zip(&features.ours) {
             sum += i32::from(table[offset as usize + index as usize]);
         }
         sum
+    }
+
+    /// The network, if there is one and it joins the evaluation of `board`.
+    #[inline(always)]
+    fn network_for(&self, board: Board) -> Option<&Network> {
+        self.network
+            .as_ref()
+            .filter(|network| network.covers(board.empty_count()))
     }
 
     /// The evaluation as the slow reference: each instance's squares read one by one.
@@ -670,7 +736,14 @@ impl Weights {
         for global in tests::count_globals_by_squares(board) {
             sum += i32::from(table[layout.global(global)]);
         }
-        layout.features(board, false, |index| sum += i32::from(table[index]));
+        let mut instances = Vec::new();
+        layout.features(board, false, |index| {
+            sum += i32::from(table[index]);
+            instances.push((index - layout.instance_offsets[instances.len()] as usize) as u16);
+        });
+        if let Some(network) = self.network_for(board) {
+            sum += network.value(layout, &instances, &tests::count_globals_by_squares(board));
+        }
         sum
     }
 
@@ -684,6 +757,7 @@ impl Weights {
 
     /// Writes the weights: a header line, then each stage's canonical configurations' weights as
     /// little-endian i16, zeros packed as runs (a 0 followed by the run's length as u16).
+    /// Then the network, if there is one, as [`Network::to_bytes`] writes it.
     pub fn to_bytes(&self) -> Vec<u8> {
         self.to_bytes_of(PATTERNS.len(), COUNTS)
     }
@@ -725,6 +799,9 @@ impl Weights {
                 i += 1;
             }
         }
+        if let Some(network) = &self.network {
+            bytes.extend_from_slice(&network.to_bytes());
+        }
         bytes
     }
 
@@ -760,7 +837,8 @@ impl Weights {
                     .sum::<usize>());
         let mut values = Vec::new();
         let mut rest = &bytes[newline + 1..];
-        while rest.len() >= 2 {
+        // The values end where the file's count of them is reached: a network may follow.
+        while rest.len() >= 2 && values.len() < expected {
             let value = i16::from_le_bytes([rest[0], rest[1]]);
             rest = &rest[2..];
             if value == 0 {
@@ -796,15 +874,20 @@ impl Weights {
             }
             stages.push(table);
         }
-        if values.next().is_some() || !rest.is_empty() {
+        if values.next().is_some() {
             return None;
         }
-        Some(Weights { stages })
+        let network = if rest.is_empty() {
+            None
+        } else {
+            Some(Network::from_bytes(rest)?)
+        };
+        Some(Weights { stages, network })
     }
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::rng::SeededRng;
 
@@ -842,10 +925,13 @@ mod tests {
             }
             stages.push(table);
         }
-        Weights { stages }
+        Weights {
+            stages,
+            network: Some(crate::network::tests::random_network(seed)),
+        }
     }
 
-    fn random_boards(seed: u64, count: usize) -> Vec<Board> {
+    pub(crate) fn random_boards(seed: u64, count: usize) -> Vec<Board> {
         let mut rng = SeededRng::new(seed);
         (0..count)
             .map(|_| {

@@ -786,7 +786,7 @@ impl Engine {
                 // value for the opponent, plus two discs a reply.
                 let value = self
                     .weights
-                    .evaluate_features(child, child.moves(), &features.after(board, child));
+                    .pattern_value(child, child.moves(), &features.after(board, child));
                 fastest_first(child) * ORDERING_REPLY + value
             } else {
                 fastest_first(child)

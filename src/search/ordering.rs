@@ -41,7 +41,7 @@ const PARITY_WEIGHT: i32 = 2;
 pub(crate) fn rich(weights: &Weights, child: Board, features: &Features, square: Square) -> i32 {
     let potential = (child.opponent.neighbours() & child.empties()).count() as i32;
     let stable = stable_discs(child.opponent.0, child.player.0).count_ones() as i32;
-    let evaluation = weights.evaluate_features(child, child.moves(), features) * EVALUATION_WEIGHT / SCALE;
+    let evaluation = weights.pattern_value(child, child.moves(), features) * EVALUATION_WEIGHT / SCALE;
     with_parity(child, square) * 16 + 8 * potential - 8 * stable + evaluation
 }
 

@@ -267,7 +267,7 @@ impl Model {
                 out
             })
             .collect();
-        Weights { stages }
+        Weights { stages, network: None }
     }
 }
 

@@ -878,7 +878,7 @@ impl Solver {
     ) -> i32 {
         self.tick();
         if depth == 0 {
-            return self.weights.evaluate_features(board, board.moves(), features);
+            return self.weights.pattern_value(board, board.moves(), features);
         }
         let moves = board.moves();
         if moves.is_empty() {

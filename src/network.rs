@@ -1,0 +1,284 @@
+//! A small network over the pattern features, added to the pattern evaluation in the midgame: the
+//! patterns weigh each configuration alone, the network lets configurations weigh each other.
+//!
+//! Every feature of a position (each pattern instance's canonical configuration and each count, as
+//! a training row of [`Layout::row`] holds them) has a vector of [`HIDDEN`] numbers; the network
+//! sums the vectors of a position's features and a bias, keeps each sum's positive part, and weighs
+//! those: `Σ out[j] · max(0, bias[j] + Σ vector[f][j])`, in discs, beside the patterns' value. The
+//! vectors are 16-bit integers summed in a fixed order (saturating at ±16 units, which no position
+//! of the training games comes near: 7 at most), so that the value is the same on every CPU.
+
+use crate::patterns::{COUNTS, Layout, SCALE};
+
+/// The numbers a feature's vector holds.
+pub const HIDDEN: usize = 32;
+
+/// The vectors and the bias count in 1/`UNIT` of an activation.
+pub const UNIT: f32 = 2048.0;
+
+/// One feature's vector, aligned so that one read is one cache line.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(C, align(64))]
+struct Vector([i16; HIDDEN]);
+
+/// A network, with the positions (by empty squares) whose evaluation it joins.
+#[derive(Clone, PartialEq, Debug)]
+pub struct Network {
+    first: u32,
+    last: u32,
+    /// Per index of a stage's table (a pattern's configuration as read, or a global), the row of
+    /// its vector in `vectors`: row 0 is zeros, for features the network has no vector for.
+    slots: Vec<u32>,
+    vectors: Vec<Vector>,
+    /// Per row after the first, the feature it belongs to (a canonical configuration or a global):
+    /// what the file holds.
+    keys: Vec<u32>,
+    bias: [i16; HIDDEN],
+    /// Discs per unit of each activation, as the file holds them, and the same in 1/`SCALE` disc
+    /// per 1/`UNIT` of an activation, as the evaluation uses them.
+    out: [f32; HIDDEN],
+    scaled_out: [f32; HIDDEN],
+}
+
+/// The first words of a network's header line.
+const HEADER: &str = "othello network 1";
+
+impl Network {
+    /// A network from its parts: `vectors` per feature (canonical table indices, each once),
+    /// `bias` in 1/[`UNIT`], `out` in discs per unit; `None` if a key is not a feature, is given
+    /// twice, or the empties are not a range within 1-60.
+    pub fn new(
+        empties: (u32, u32),
+        vectors: Vec<(u32, [i16; HIDDEN])>,
+        bias: [i16; HIDDEN],
+        out: [f32; HIDDEN],
+    ) -> Option<Network> {
+        let layout = Layout::get();
+        let (first, last) = empties;
+        if !(1..=60).contains(&first) || !(first..=60).contains(&last) || out.iter().any(|o| !o.is_finite()) {
+            return None;
+        }
+        let mut slots = vec![0u32; layout.stage_len];
+        let mut rows = vec![Vector([0; HIDDEN])];
+        let mut keys = Vec::with_capacity(vectors.len());
+        for (key, vector) in vectors {
+            let slot = slots.get_mut(key as usize)?;
+            if *slot != 0 || layout.canonical_index(key as usize) != key as usize {
+                return None;
+            }
+            *slot = rows.len() as u32;
+            rows.push(Vector(vector));
+            keys.push(key);
+        }
+        for (index, slot) in slots.clone().iter().enumerate() {
+            if *slot == 0 {
+                slots[index] = slots[layout.canonical_index(index)];
+            }
+        }
+        let scaled_out = out.map(|o| o * SCALE as f32 / UNIT);
+        Some(Network {
+            first,
+            last,
+            slots,
+            vectors: rows,
+            keys,
+            bias,
+            out,
+            scaled_out,
+        })
+    }
+
+    /// Whether the network joins the evaluation of positions with `empties` empty squares.
+    #[inline(always)]
+    pub fn covers(&self, empties: u32) -> bool {
+        (self.first..=self.last).contains(&empties)
+    }
+
+    /// The network's value, in 1/`SCALE` discs, for a position whose pattern instances read
+    /// `instances` (as [`crate::patterns::Features`] keep them for the side to move) and whose
+    /// counts are the globals `counts`.
+    #[inline(always)]
+    pub fn value(&self, layout: &Layout, instances: &[u16], counts: &[usize; COUNTS]) -> i32 {
+        // Every row first, then every sum: the rows' loads (misses to memory, most of them) are
+        // all under way before the first sum needs one.
+        let offsets = layout.instance_offsets();
+        let mut rows = [0u32; crate::patterns::LANES + COUNTS];
+        for ((row, &offset), &index) in rows.iter_mut().zip(offsets).zip(instances) {
+            *row = self.slots[offset as usize + index as usize];
+        }
+        for (row, &global) in rows[offsets.len()..].iter_mut().zip(counts) {
+            *row = self.slots[layout.global(global)];
+        }
+        let mut sums = self.bias;
+        for &row in &rows[..offsets.len() + COUNTS] {
+            let vector = &self.vectors[row as usize].0;
+            for (sum, &v) in sums.iter_mut().zip(vector) {
+                *sum = sum.saturating_add(v);
+            }
+        }
+        // Eight partial sums, added in one order whatever the vector units: the same value on
+        // every CPU.
+        let mut lanes = [0f32; 8];
+        for (chunk, weights) in sums.chunks_exact(8).zip(self.scaled_out.chunks_exact(8)) {
+            for ((lane, &sum), &weight) in lanes.iter_mut().zip(chunk).zip(weights) {
+                *lane += sum.max(0) as f32 * weight;
+            }
+        }
+        let total = ((lanes[0] + lanes[1]) + (lanes[2] + lanes[3])) + ((lanes[4] + lanes[5]) + (lanes[6] + lanes[7]));
+        total.round() as i32
+    }
+
+    /// The network as a file holds it: a header line, then per vector its feature (u32) and its
+    /// numbers (i16), then the bias (i16) and the output weights (f32), all little-endian.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut bytes = format!(
+            "{HEADER} hidden={HIDDEN} empties={}-{} vectors={}\n",
+            self.first,
+            self.last,
+            self.keys.len()
+        )
+        .into_bytes();
+        for (key, vector) in self.keys.iter().zip(&self.vectors[1..]) {
+            bytes.extend_from_slice(&key.to_le_bytes());
+            for v in vector.0 {
+                bytes.extend_from_slice(&v.to_le_bytes());
+            }
+        }
+        for b in self.bias {
+            bytes.extend_from_slice(&b.to_le_bytes());
+        }
+        for o in self.out {
+            bytes.extend_from_slice(&o.to_le_bytes());
+        }
+        bytes
+    }
+
+    /// Reads what [`Network::to_bytes`] wrote, all of `bytes`; `None` if it is not that.
+    pub fn from_bytes(bytes: &[u8]) -> Option<Network> {
+        let newline = bytes.iter().position(|&b| b == b'\n')?;
+        let header = std::str::from_utf8(&bytes[..newline]).ok()?;
+        let rest = header.strip_prefix(&format!("{HEADER} hidden={HIDDEN} empties="))?;
+        let (empties, count) = rest.split_once(" vectors=")?;
+        let (first, last) = empties.split_once('-')?;
+        let (first, last): (u32, u32) = (first.parse().ok()?, last.parse().ok()?);
+        let count: usize = count.parse().ok()?;
+        let body = &bytes[newline + 1..];
+        let row = 4 + 2 * HIDDEN;
+        if body.len() != count.checked_mul(row)?.checked_add(6 * HIDDEN)? {
+            return None;
+        }
+        let vectors = body[..count * row]
+            .chunks_exact(row)
+            .map(|chunk| {
+                let key = u32::from_le_bytes(chunk[..4].try_into().expect("4 bytes"));
+                let mut vector = [0i16; HIDDEN];
+                for (v, pair) in vector.iter_mut().zip(chunk[4..].chunks_exact(2)) {
+                    *v = i16::from_le_bytes([pair[0], pair[1]]);
+                }
+                (key, vector)
+            })
+            .collect();
+        let tail = &body[count * row..];
+        let bias = std::array::from_fn(|j| i16::from_le_bytes([tail[2 * j], tail[2 * j + 1]]));
+        let word = |j: usize| -> [u8; 4] { tail[2 * HIDDEN + 4 * j..][..4].try_into().expect("4 bytes") };
+        let out = std::array::from_fn(|j| f32::from_le_bytes(word(j)));
+        Network::new((first, last), vectors, bias, out)
+    }
+
+    /// The value from a training row's features (as [`Layout::row`] gives them) in floating point:
+    /// the reference the fast value is tested against, and what a fit sees.
+    pub fn value_of_row(&self, row: &[usize]) -> f64 {
+        let mut sums = self.bias.map(f64::from);
+        for &feature in row {
+            let vector = &self.vectors[self.slots[feature] as usize].0;
+            for (sum, &v) in sums.iter_mut().zip(vector) {
+                *sum += f64::from(v);
+            }
+        }
+        sums.iter()
+            .zip(&self.out)
+            .map(|(&sum, &out)| sum.max(0.0) / f64::from(UNIT) * f64::from(out))
+            .sum()
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::board::Board;
+    use crate::patterns::tests::random_boards;
+    use crate::patterns::{Features, count_globals, symmetric_board};
+    use crate::rng::SeededRng;
+
+    /// A network with a vector for every canonical configuration of every pattern and every count
+    /// value, drawn at random.
+    pub(crate) fn random_network(seed: u64) -> Network {
+        let layout = Layout::get();
+        let mut rng = SeededRng::new(seed);
+        let mut draw = |range: u64| (rng.below(2 * range + 1) as i64 - range as i64) as i32;
+        let mut keys: Vec<u32> = (0..layout.stage_len)
+            .filter(|&index| layout.canonical_index(index) == index)
+            .map(|index| index as u32)
+            .collect();
+        keys.retain(|&key| (key as usize) < layout.global(0) || key as usize >= layout.global(2));
+        let vectors = keys
+            .into_iter()
+            .map(|key| (key, std::array::from_fn(|_| draw(300) as i16)))
+            .collect();
+        // At most 60 vectors of ±300 and a bias of ±2,000 a sum: none saturates.
+        let bias = std::array::from_fn(|_| draw(2000) as i16);
+        let out = std::array::from_fn(|_| draw(100) as f32 / 64.0);
+        Network::new((10, 50), vectors, bias, out).expect("a well-formed network")
+    }
+
+    fn fast_value(network: &Network, board: Board) -> i32 {
+        let layout = Layout::get();
+        let counts = count_globals(board, board.moves(), board.opponent_moves());
+        network.value(layout, Features::of(board).instances(), &counts)
+    }
+
+    #[test]
+    fn the_fast_value_is_the_rows_value_rounded() {
+        let network = random_network(5);
+        let layout = Layout::get();
+        for board in random_boards(6, 300) {
+            let mut row = Vec::new();
+            layout.row(board, |index| row.push(index));
+            let reference = network.value_of_row(&row) * f64::from(SCALE);
+            let fast = fast_value(&network, board);
+            assert!(
+                (f64::from(fast) - reference).abs() <= 0.51,
+                "{fast} against {reference}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_value_is_the_same_on_all_eight_symmetric_boards() {
+        let network = random_network(7);
+        for board in random_boards(8, 100) {
+            let value = fast_value(&network, board);
+            for g in 1..8 {
+                assert_eq!(fast_value(&network, symmetric_board(board, g)), value);
+            }
+        }
+    }
+
+    #[test]
+    fn a_network_survives_writing_and_reading() {
+        let network = random_network(9);
+        let bytes = network.to_bytes();
+        assert_eq!(Network::from_bytes(&bytes), Some(network));
+        // One byte short, one byte more, or a feature that is no canonical configuration: refused.
+        assert_eq!(Network::from_bytes(&bytes[..bytes.len() - 1]), None);
+        assert_eq!(Network::from_bytes(&[&bytes[..], &[0]].concat()), None);
+        let layout = Layout::get();
+        let not_canonical = (0..layout.stage_len)
+            .find(|&i| layout.canonical_index(i) != i)
+            .expect("one");
+        let mut bad = random_network(9).to_bytes();
+        let first_key = bad.iter().position(|&b| b == b'\n').expect("a header") + 1;
+        bad[first_key..first_key + 4].copy_from_slice(&(not_canonical as u32).to_le_bytes());
+        assert_eq!(Network::from_bytes(&bad), None);
+    }
+}
