@@ -8,9 +8,10 @@ use clap::Args;
 
 use super::output::Output;
 use super::write_stdout;
-use crate::patterns::{SCALE, STAGES};
+use crate::patterns::{SCALE, STAGES, Weights};
 use crate::training::samples::parse_line;
 use crate::training::selfplay::Sample;
+use crate::training::network::{self, NetworkConfig, Rows};
 use crate::training::train::{Example, Model, StageErrors, TrainConfig};
 
 #[derive(Args, Debug)]
@@ -57,6 +58,17 @@ pub struct TrainArgs {
     /// is refused before the fit starts
     #[arg(long, value_name = "N", default_value_t = 20_000_000, value_parser = clap::value_parser!(u64).range(1..=4_000_000_000))]
     max_positions: u64,
+    /// Fit a network on top of the current weights (the built-in ones, or --weights FILE) instead
+    /// of pattern weights: the patterns stay as they are, and a network over their features learns
+    /// what they leave of each target (--search-weight and --lambda as for the patterns), at most
+    /// --epochs passes, stopping when two bring the held-out error no lower; the file written
+    /// holds both
+    #[arg(long, conflicts_with_all = ["warm_start", "method", "shrinkage", "stage_overlap"])]
+    network: bool,
+    /// With --network: the positions it learns and joins the evaluation of, as FIRST-LAST empty
+    /// squares
+    #[arg(long, value_name = "FIRST-LAST", default_value = "16-50", value_parser = empties_range, requires = "network")]
+    network_empties: (u32, u32),
 }
 
 /// What the fit keeps of a position: the example, its training row and its share of a stage's
@@ -68,6 +80,16 @@ const BYTES_PER_POSITION: u64 = 140;
 enum Method {
     Steps,
     Cg,
+}
+
+/// A range of empty squares within 1-60, as FIRST-LAST.
+fn empties_range(text: &str) -> std::result::Result<(u32, u32), String> {
+    let bad = || format!("{text:?} is not a range of empty squares: expected FIRST-LAST within 1-60, such as 16-50");
+    let (first, last) = text.split_once('-').ok_or_else(bad)?;
+    match (first.parse::<u32>(), last.parse::<u32>()) {
+        (Ok(first @ 1..=60), Ok(last @ 1..=60)) if first <= last => Ok((first, last)),
+        _ => Err(bad()),
+    }
 }
 
 /// A share from 0 to 1.
@@ -127,6 +149,7 @@ fn read(
     (percent, search_weight, lambda, max_positions): (u64, f32, f32, u64),
     train: &mut Vec<Example>,
     valid: &mut Vec<Example>,
+    mut held: Option<&mut Vec<Example>>,
 ) -> Result<()> {
     read_games(path, |index, samples| {
         let total = (train.len() + valid.len() + samples.len()) as u64;
@@ -139,6 +162,9 @@ fn read(
             );
         }
         if index % 100 < percent {
+            if let Some(held) = held.as_deref_mut() {
+                held.extend(Example::game_targets(&samples, search_weight, lambda));
+            }
             valid.extend(samples.into_iter().map(Example::from));
         } else {
             train.extend(Example::game_targets(&samples, search_weight, lambda));
@@ -153,7 +179,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
         .output("--out", Some(&args.out))
         .check()?;
     let output = Output::open(&args.out)?;
-    let (mut train, mut valid) = (Vec::new(), Vec::new());
+    let (mut train, mut valid, mut held) = (Vec::new(), Vec::new(), Vec::new());
     for path in &args.files {
         read(
             path,
@@ -165,6 +191,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
             ),
             &mut train,
             &mut valid,
+            args.network.then_some(&mut held),
         )?;
     }
     if train.is_empty() || valid.is_empty() {
@@ -174,40 +201,17 @@ pub fn run(args: TrainArgs) -> Result<()> {
             valid.len()
         );
     }
-    let config = TrainConfig {
-        epochs: args.epochs,
-        shrinkage: args.shrinkage,
-        overlap: args.stage_overlap,
-        ..TrainConfig::default()
-    };
-    let mut model = if args.warm_start {
-        Model::from_weights(crate::patterns::default_weights())
-    } else {
-        Model::new()
-    };
     let zero = StageErrors::of(&valid, |_| 0.0);
     let handmade = StageErrors::of(&valid, |board| crate::search::engine::static_estimate(board) as f32);
     // The weights the program has now: the error before this round.
     let builtin = StageErrors::of(&valid, |board| {
         crate::patterns::builtin().evaluate(board) as f32 / SCALE as f32
     });
-    match args.method {
-        Method::Steps => {
-            for epoch in 1..=config.epochs {
-                model.step(&train, &config);
-                if epoch % 10 == 0 || epoch == config.epochs {
-                    let errors = StageErrors::of(&valid, |board| model.predict(board));
-                    let mean = mean_rmse(&errors);
-                    eprintln!("epoch {epoch}: validation error {mean:.2} discs");
-                }
-            }
-        }
-        Method::Cg => model.fit(&train, &config, config.epochs, |stage| {
-            eprintln!("stage {} of {STAGES} fitted", stage + 1)
-        }),
-    }
-    let weights = model.to_weights();
-    let fitted = StageErrors::of(&train, |board| model.predict(board));
+    let (weights, fitted) = if args.network {
+        fit_network(&args, &train, &held)?
+    } else {
+        fit_patterns(&args, &train, &valid)
+    };
     let trained = StageErrors::of(&valid, |board| weights.evaluate(board) as f32 / SCALE as f32);
     let mut report = format!(
         "{} training and {} validation positions; error in discs (root mean square), validation games\n",
@@ -261,6 +265,69 @@ pub fn run(args: TrainArgs) -> Result<()> {
         args.out.display()
     );
     write_stdout(&report)
+}
+
+/// Pattern weights fitted to `train` (`valid` shows the steps' progress), and their error on it.
+fn fit_patterns(args: &TrainArgs, train: &[Example], valid: &[Example]) -> (Weights, StageErrors) {
+    let config = TrainConfig {
+        epochs: args.epochs,
+        shrinkage: args.shrinkage,
+        overlap: args.stage_overlap,
+        ..TrainConfig::default()
+    };
+    let mut model = if args.warm_start {
+        Model::from_weights(crate::patterns::default_weights())
+    } else {
+        Model::new()
+    };
+    match args.method {
+        Method::Steps => {
+            for epoch in 1..=config.epochs {
+                model.step(train, &config);
+                if epoch % 10 == 0 || epoch == config.epochs {
+                    let errors = StageErrors::of(valid, |board| model.predict(board));
+                    let mean = mean_rmse(&errors);
+                    eprintln!("epoch {epoch}: validation error {mean:.2} discs");
+                }
+            }
+        }
+        Method::Cg => model.fit(train, &config, config.epochs, |stage| {
+            eprintln!("stage {} of {STAGES} fitted", stage + 1)
+        }),
+    }
+    let fitted = StageErrors::of(train, |board| model.predict(board));
+    (model.to_weights(), fitted)
+}
+
+/// The current weights' patterns with a network fitted to `train` on top, keeping the pass that
+/// does best on `held` (the validation games' positions, toward the training targets), and their
+/// error on `train`.
+fn fit_network(args: &TrainArgs, train: &[Example], held: &[Example]) -> Result<(Weights, StageErrors)> {
+    let config = NetworkConfig {
+        empties: args.network_empties,
+        epochs: args.epochs,
+        ..NetworkConfig::default()
+    };
+    let patterns = network::patterns_only(crate::patterns::default_weights());
+    let rows = Rows::of(train, &patterns, &config);
+    let held_rows = Rows::of(held, &patterns, &config);
+    let Some(network) = network::fit(&rows, &held_rows, &config, |pass, error| {
+        eprintln!("pass {pass}: held-out error {error:.3} discs against the training targets")
+    }) else {
+        bail!(
+            "{} training and {} validation positions with {}-{} empty squares: too few to fit a network",
+            rows.len(),
+            held_rows.len(),
+            config.empties.0,
+            config.empties.1
+        );
+    };
+    let weights = Weights {
+        stages: patterns.stages,
+        network: Some(network),
+    };
+    let fitted = StageErrors::of(train, |board| weights.evaluate(board) as f32 / SCALE as f32);
+    Ok((weights, fitted))
 }
 
 /// The root mean square error over all stages together.

@@ -3,6 +3,7 @@
 //! its book.
 
 pub mod book;
+pub mod network;
 pub mod samples;
 pub mod selfplay;
 pub mod train;
