@@ -28,7 +28,8 @@ pub struct Network {
     last: u32,
     /// Per index of a stage's table (a pattern's configuration as read, or a global), its
     /// feature's vector, zeros where the network has none: one read a feature, with no table of
-    /// rows between: a move of 20,000 nodes took 1.7 times the patterns' time with one, 1.5 without).
+    /// rows between (a move of 20,000 nodes took 1.7 times the patterns' time with one, 1.5
+    /// without).
     vectors: Vec<Vector>,
     /// The features that have a vector (canonical configurations and globals): what the file holds.
     keys: Vec<u32>,
