@@ -672,7 +672,7 @@ impl Weights {
             sum += i32::from(table[index]);
         }
         if let Some(network) = self.network_for(board) {
-            sum += network.value(layout, Features::of_at::<C>(board).instances(), &counts);
+            sum += network.value::<C>(layout, Features::of_at::<C>(board).instances(), &counts);
         }
         sum
     }
@@ -680,13 +680,13 @@ impl Weights {
     /// [`Weights::evaluate_with_moves`] from `board`'s [`Features`]: the same value, a load a
     /// pattern instance.
     #[inline(always)]
-    pub fn evaluate_features(&self, board: Board, moves: Bitboard, features: &Features) -> i32 {
+    pub fn evaluate_features<C: Cpu>(&self, board: Board, moves: Bitboard, features: &Features) -> i32 {
         let layout = Layout::get();
         let replies = board.opponent_moves();
         let counts = count_globals(board, moves, replies);
         let mut sum = self.patterns_value(layout, board, moves, replies, &counts, features);
         if let Some(network) = self.network_for(board) {
-            sum += network.value(layout, features.instances(), &counts);
+            sum += network.value::<C>(layout, features.instances(), &counts);
         }
         sum
     }
@@ -742,7 +742,7 @@ impl Weights {
             instances.push((index - layout.instance_offsets[instances.len()] as usize) as u16);
         });
         if let Some(network) = self.network_for(board) {
-            sum += network.value(layout, &instances, &tests::count_globals_by_squares(board));
+            sum += network.value::<crate::cpu::Portable>(layout, &instances, &tests::count_globals_by_squares(board));
         }
         sum
     }
@@ -967,7 +967,7 @@ pub(crate) mod tests {
                 assert_eq!(features, Features::of_squares(board), "{board:?}");
                 let moves = board.moves();
                 assert_eq!(
-                    weights.evaluate_features(board, moves, &features),
+                    weights.evaluate_features::<crate::cpu::Portable>(board, moves, &features),
                     weights.evaluate_by_squares(board)
                 );
                 positions += 1;

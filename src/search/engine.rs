@@ -740,7 +740,7 @@ impl Engine {
         }
         if depth == 0 {
             return match self.eval {
-                EngineEval::Patterns => self.weights.evaluate_features(board, moves, features),
+                EngineEval::Patterns => self.weights.evaluate_features::<C>(board, moves, features),
                 EngineEval::HandMade => evaluate::<C>(self.eval, self.weights, board),
             };
         }

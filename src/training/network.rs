@@ -122,14 +122,15 @@ impl Params {
 
     /// The network as the evaluation holds it: every vector the rows moved, in 1/`UNIT`.
     fn to_network(&self, moved: &[bool], empties: (u32, u32)) -> Network {
-        let quantize = |x: f32| (x * UNIT).round().clamp(f32::from(i16::MIN), f32::from(i16::MAX)) as i16;
+        let quantize = |x: f32, max: f32| (x * UNIT).round().clamp(-max, max);
         let vectors = moved
             .iter()
             .enumerate()
             .filter(|&(_, &moved)| moved)
-            .map(|(index, _)| (index as u32, self.vectors[index].map(quantize)))
+            .map(|(index, _)| (index as u32, self.vectors[index].map(|x| quantize(x, 127.0) as i8)))
             .collect();
-        Network::new(empties, vectors, self.bias.map(quantize), self.out)
+        let bias = self.bias.map(|x| quantize(x, 16_384.0) as i16);
+        Network::new(empties, vectors, bias, self.out)
             .expect("the rows' features are canonical indices of a stage's table, each once")
     }
 }

@@ -275,6 +275,58 @@ fn a_warm_start_begins_at_the_built_in_weights() {
     assert!(builtin.evaluate(board) != 0);
 }
 
+/// `train --network` keeps the current weights' patterns and fits a network on top: the file holds
+/// both, loads, evaluates otherwise than the patterns alone in the network's empties only, and the
+/// same games give the same file twice; options that only a pattern fit takes, or a range that is
+/// none, are refused.
+#[test]
+fn train_network_fits_a_network_on_top_of_the_current_patterns() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data.txt");
+    selfplay(&data, &["--games", "30"]).success();
+    let fit = |name: &str, extra: &[&str]| {
+        let out = dir.path().join(name);
+        let mut args = vec!["train", data.to_str().unwrap(), "--out", out.to_str().unwrap()];
+        args.extend(["--network", "--epochs", "3", "--network-empties", "20-40"]);
+        args.extend(extra);
+        common::othello(args).assert()
+    };
+    fit("a.bin", &[]).success().stderr(predicates::str::contains(
+        "pass 1: held-out error",
+    ));
+    fit("b.bin", &[]).success();
+    let bytes = std::fs::read(dir.path().join("a.bin")).unwrap();
+    assert_eq!(bytes, std::fs::read(dir.path().join("b.bin")).unwrap());
+    let loaded = othello::patterns::Weights::from_bytes(&bytes).expect("the weights load");
+    let builtin = othello::patterns::builtin();
+    assert!(loaded.network.is_some());
+    assert!(loaded.stages == builtin.stages, "the patterns are the built-in ones");
+    let mut board = othello::board::Board::START;
+    let mut differ = 0;
+    while let Some(square) = board.moves().squares().last() {
+        board = board.play(square);
+        let empties = board.empty_count();
+        if (20..=40).contains(&empties) {
+            differ += usize::from(loaded.evaluate(board) != builtin.evaluate(board));
+        } else {
+            assert_eq!(loaded.evaluate(board), builtin.evaluate(board), "{empties} empties");
+        }
+    }
+    assert!(differ > 10, "{differ}");
+    for (extra, message) in [
+        (&["--warm-start"][..], "cannot be used with"),
+        (&["--method", "cg"][..], "cannot be used with"),
+        (&["--network-empties", "40-20"][..], "not a range of empty squares"),
+    ] {
+        fit("c.bin", extra).code(2).stderr(predicates::str::contains(message));
+    }
+    common::othello(["train", data.to_str().unwrap(), "--out", "c.bin", "--network-empties", "20-40"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("--network"));
+    assert!(!dir.path().join("c.bin").exists());
+}
+
 /// Trained weights are tried without a rebuild: `engine:...:weights=FILE` for one player, `--weights
 /// FILE` for every search; a copy of the built-in weights plays as the built-in ones do, other weights
 /// play otherwise, and a file that is no weights file is named.
