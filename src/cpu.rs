@@ -406,6 +406,13 @@ mod tests {
                     assert_eq!(C::flips(a, b, square), Portable::flips(a, b, square), "{square}");
                 }
             }
+            // Sums near the ends of 16 bits too: the additions wrap alike.
+            let sums: [i16; 32] = std::array::from_fn(|k| (a >> (k % 4 * 16)) as i16);
+            let vector: [i8; 32] = std::array::from_fn(|k| (b >> (k % 8 * 8)) as i8);
+            let (mut fast, mut plain) = (sums, sums);
+            C::add_widened(&mut fast, &vector);
+            add_widened_portable(&mut plain, &vector);
+            assert_eq!(fast, plain);
         }
     }
 

@@ -9,9 +9,9 @@ use clap::Args;
 use super::output::Output;
 use super::write_stdout;
 use crate::patterns::{SCALE, STAGES, Weights};
+use crate::training::network::{self, NetworkConfig, Rows};
 use crate::training::samples::parse_line;
 use crate::training::selfplay::Sample;
-use crate::training::network::{self, NetworkConfig, Rows};
 use crate::training::train::{Example, Model, StageErrors, TrainConfig};
 
 #[derive(Args, Debug)]
@@ -258,12 +258,23 @@ pub fn run(args: TrainArgs) -> Result<()> {
         "weights written to {}; try them with --weights {0} or engine:...:weights={0}\n",
         args.out.display()
     );
+    if !args.network && crate::patterns::default_weights().network.is_some() {
+        report += "the current weights' network is not in the new file (it was fitted on top of their patterns): fit one on top of these with --weights FILE train ... --network\n";
+    }
     // The held-out error is against game results, whose noise (most of all in the random
     // openings) can hide a gain that games show: a match is the judge.
     report += &format!(
         "Games decide which is stronger: othello match engine:nodes=20000:weights={} engine:nodes=20000 --games 2048 --openings 8\n",
         args.out.display()
     );
+    if args.network {
+        // A network costs time a node: equal nodes flatter it (docs/engine.md, "The network in
+        // the engine": 58% at equal nodes, about even at equal time).
+        report += &format!(
+            "and at equal time, as the network costs time a node: othello match engine:100:weights={} engine:100 --games 400 --openings 8\n",
+            args.out.display()
+        );
+    }
     write_stdout(&report)
 }
 

@@ -54,7 +54,10 @@ impl Rows {
             features: Vec::new(),
             residuals: Vec::new(),
         };
-        for example in examples.iter().filter(|e| (first..=last).contains(&e.board.empty_count())) {
+        for example in examples
+            .iter()
+            .filter(|e| (first..=last).contains(&e.board.empty_count()))
+        {
             let start = rows.features.len();
             layout.row(example.board, |index| {
                 let k = rows.features.len() - start;
@@ -238,8 +241,22 @@ pub fn fit(train: &Rows, held: &Rows, config: &NetworkConfig, mut progress: impl
             touched.clear();
             for j in 0..HIDDEN {
                 let (m, v) = (&mut moments.first, &mut moments.second);
-                adam(&mut params.bias[j], gradient.bias[j], &mut m.bias[j], &mut v.bias[j], config.rate, corrections);
-                adam(&mut params.out[j], gradient.out[j], &mut m.out[j], &mut v.out[j], config.rate, corrections);
+                adam(
+                    &mut params.bias[j],
+                    gradient.bias[j],
+                    &mut m.bias[j],
+                    &mut v.bias[j],
+                    config.rate,
+                    corrections,
+                );
+                adam(
+                    &mut params.out[j],
+                    gradient.out[j],
+                    &mut m.out[j],
+                    &mut v.out[j],
+                    config.rate,
+                    corrections,
+                );
                 gradient.bias[j] = 0.0;
                 gradient.out[j] = 0.0;
             }
@@ -266,7 +283,6 @@ pub fn patterns_only(weights: &Weights) -> Weights {
         network: None,
     }
 }
-
 
 #[cfg(test)]
 mod tests {
@@ -302,13 +318,19 @@ mod tests {
         };
         let patterns = patterns_only(crate::patterns::builtin());
         let (train, held) = (examples(1, 4000), examples(2, 1000));
-        let (train, held) = (Rows::of(&train, &patterns, &config), Rows::of(&held, &patterns, &config));
+        let (train, held) = (
+            Rows::of(&train, &patterns, &config),
+            Rows::of(&held, &patterns, &config),
+        );
         let before = (held.residuals.iter().map(|r| f64::from(r * r)).sum::<f64>() / held.len() as f64).sqrt();
         let mut errors = Vec::new();
         let network = fit(&train, &held, &config, |_, error| errors.push(error)).expect("rows to fit");
         let best = errors.iter().copied().fold(f64::INFINITY, f64::min);
         assert!(before > 1.0, "{before}");
-        assert!(best < 0.5 * before, "held-out error {best} against {before} before: {errors:?}");
+        assert!(
+            best < 0.5 * before,
+            "held-out error {best} against {before} before: {errors:?}"
+        );
         // The network as the evaluation holds it (16-bit vectors) is as good, within rounding.
         let weights = Weights {
             stages: patterns.stages.clone(),
