@@ -51,7 +51,6 @@ pub mod json;
 pub mod log;
 pub mod matches;
 pub mod movegen;
-pub mod network;
 pub mod notation;
 pub mod parallel;
 pub mod patterns;

@@ -1,9 +1,9 @@
-//! Fitting the network of [`crate::network`] to what the pattern weights leave of each training
+//! Fitting the network of [`crate::patterns::network`] to what the pattern weights leave of each training
 //! target: stochastic gradients in batches (Adam, each feature's vector moved only in the batches
 //! that see it), in one order that a seed fixes, so that the same games give the same network on
 //! every machine.
 
-use crate::network::{HIDDEN, Network, UNIT};
+use crate::patterns::network::{HIDDEN, Network, UNIT};
 use crate::patterns::{Layout, SCALE, Weights};
 use crate::rng::SeededRng;
 use crate::training::train::Example;

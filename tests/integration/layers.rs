@@ -15,10 +15,7 @@ const LAYERS: [(&str, &[&str]); 7] = [
         ],
     ),
     ("plumbing", &["files", "scratch", "parallel", "runner"]),
-    (
-        "evaluation and search",
-        &["stability", "eval", "network", "patterns", "search"],
-    ),
+    ("evaluation and search", &["stability", "eval", "patterns", "search"]),
     ("players", &["strategy", "programs", "matches", "training"]),
     ("course tools and protocols", &["course", "protocol"]),
     ("outputs", &["json"]),

@@ -14,7 +14,9 @@ use std::sync::OnceLock;
 use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::cpu::{Cpu, at_level, with_cpu};
-use crate::network::Network;
+pub mod network;
+
+use network::Network;
 
 /// A pattern: a name and its squares (0 = a1, 7 = h1, 63 = h8) in reading order.
 pub struct Pattern {
@@ -566,7 +568,7 @@ pub const SCALE: i32 = 32;
 pub fn builtin() -> &'static Weights {
     static BUILTIN: OnceLock<Weights> = OnceLock::new();
     BUILTIN.get_or_init(|| {
-        Weights::from_bytes(include_bytes!("../weights/patterns.bin")).expect("the built-in weights are well formed")
+        Weights::from_bytes(include_bytes!("../../weights/patterns.bin")).expect("the built-in weights are well formed")
     })
 }
 
@@ -928,7 +930,7 @@ pub(crate) mod tests {
         }
         Weights {
             stages,
-            network: Some(crate::network::tests::random_network(seed)),
+            network: Some(crate::patterns::network::tests::random_network(seed)),
         }
     }
 
