@@ -339,7 +339,7 @@ impl Layout {
 
     /// Per pattern instance (in the order of [`Features`]), where its pattern starts in a stage's
     /// table.
-    pub(crate) fn instance_offsets(&self) -> &[u32] {
+    pub fn instance_offsets(&self) -> &[u32] {
         &self.instance_offsets
     }
 
