@@ -25,6 +25,13 @@ fn selfplay(file: &Path, extra: &[&str]) -> assert_cmd::assert::Assert {
     common::othello(args).assert()
 }
 
+/// `othello train DATA --out OUT` with `extra` options.
+fn train(data: &Path, out: &Path, extra: &[&str]) -> assert_cmd::assert::Assert {
+    let mut args = vec!["train", data.to_str().unwrap(), "--out", out.to_str().unwrap()];
+    args.extend(extra);
+    common::othello(args).assert()
+}
+
 /// Twelve games of an engine, whose files carry its search values.
 fn engine_selfplay(file: &Path) -> assert_cmd::assert::Assert {
     let args = ["--games", "12", "--player", "engine:nodes=2000", "--exact-empties", "8"];
@@ -255,10 +262,12 @@ fn a_warm_start_begins_at_the_built_in_weights() {
     selfplay(&data, &["--games", "30"]).success();
     let fit = |name: &str, extra: &[&str]| {
         let out = dir.path().join(name);
-        let mut args = vec!["train", data.to_str().unwrap(), "--out", out.to_str().unwrap()];
-        args.extend(["--epochs", "1", "--shrinkage", "1000000"]);
-        args.extend(extra);
-        common::othello(args).assert().success();
+        train(
+            &data,
+            &out,
+            &[&["--epochs", "1", "--shrinkage", "1000000"], extra].concat(),
+        )
+        .success();
         othello::patterns::Weights::from_bytes(&std::fs::read(out).unwrap()).expect("the weights load")
     };
     let (warm, cold) = (fit("warm.bin", &["--warm-start"]), fit("cold.bin", &[]));
@@ -284,13 +293,8 @@ fn train_network_fits_a_network_on_top_of_the_current_patterns() {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data.txt");
     selfplay(&data, &["--games", "30"]).success();
-    let fit = |name: &str, extra: &[&str]| {
-        let out = dir.path().join(name);
-        let mut args = vec!["train", data.to_str().unwrap(), "--out", out.to_str().unwrap()];
-        args.extend(["--network", "--epochs", "3", "--network-empties", "20-40"]);
-        args.extend(extra);
-        common::othello(args).assert()
-    };
+    let options = ["--network", "--epochs", "3", "--network-empties", "20-40"];
+    let fit = |name: &str, extra: &[&str]| train(&data, &dir.path().join(name), &[&options[..], extra].concat());
     fit("a.bin", &[])
         .success()
         .stderr(predicates::str::contains("pass 1: held-out error"));
@@ -335,14 +339,12 @@ fn train_network_fits_a_network_on_top_of_the_current_patterns() {
         fit("c.bin", extra).code(2).stderr(predicates::str::contains(message));
     }
     let out = dir.path().join("c.bin");
-    let train = |extra: &[&str]| {
-        let mut args = vec!["train", data.to_str().unwrap(), "--out", out.to_str().unwrap()];
-        args.extend(extra);
-        common::othello(args).assert().code(2)
-    };
-    train(&["--network", "--network-empties", "40-20"])
+    train(&data, &out, &["--network", "--network-empties", "40-20"])
+        .code(2)
         .stderr(predicates::str::contains("\"40-20\" is not a range of empty squares"));
-    train(&["--network-empties", "20-40"]).stderr(predicates::str::contains("--network"));
+    train(&data, &out, &["--network-empties", "20-40"])
+        .code(2)
+        .stderr(predicates::str::contains("--network"));
     assert!(!dir.path().join("c.bin").exists());
 }
 
