@@ -258,7 +258,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
         "weights written to {}; try them with --weights {0} or engine:...:weights={0}\n",
         args.out.display()
     );
-    if !args.network && crate::patterns::default_weights().network.is_some() {
+    if !args.network && crate::patterns::default_weights().network().is_some() {
         report += "the current weights' network is not in the new file (it was fitted on top of their patterns): fit one on top of these with --weights FILE train ... --network\n";
     }
     // The held-out error is against game results, whose noise (most of all in the random
@@ -333,10 +333,7 @@ fn fit_network(args: &TrainArgs, train: &[Example], held: &[Example]) -> Result<
             config.empties.1
         );
     };
-    let weights = Weights {
-        stages: patterns.stages,
-        network: Some(network),
-    };
+    let weights = Weights::new(patterns.stages().to_vec(), Some(network));
     let fitted = StageErrors::of(train, |board| weights.evaluate(board) as f32 / SCALE as f32);
     Ok((weights, fitted))
 }

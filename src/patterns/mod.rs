@@ -556,8 +556,8 @@ impl Features {
 /// Weights in 1/`SCALE` discs: per stage, every configuration of every pattern, then the globals;
 /// and a network that joins them in the midgame, if the file has one.
 pub struct Weights {
-    pub stages: Vec<Vec<i16>>,
-    pub network: Option<Network>,
+    stages: Vec<Vec<i16>>,
+    network: Option<Network>,
 }
 
 /// Weights count in 1/32 disc.
@@ -644,6 +644,24 @@ pub fn load(path: &std::path::Path) -> Result<&'static LoadedWeights, WeightsErr
 }
 
 impl Weights {
+    /// Weights of `stages` (per stage, a table of [`Layout::stage_len`] weights) and `network`.
+    pub fn new(stages: Vec<Vec<i16>>, mut network: Option<Network>) -> Weights {
+        if let Some(network) = &mut network {
+            network.fuse(&stages);
+        }
+        Weights { stages, network }
+    }
+
+    /// Per stage, the table of every configuration's weight, then the globals'.
+    pub fn stages(&self) -> &[Vec<i16>] {
+        &self.stages
+    }
+
+    /// The network, if the weights have one.
+    pub fn network(&self) -> Option<&Network> {
+        self.network.as_ref()
+    }
+
     /// The evaluation of `board` for its side to move, in 1/`SCALE` discs.
     pub fn evaluate(&self, board: Board) -> i32 {
         let weights = self;
@@ -660,6 +678,9 @@ impl Weights {
     /// leaf has generated them to see whether it must pass).
     #[inline(always)]
     pub fn evaluate_with_moves<C: Cpu>(&self, board: Board, moves: Bitboard) -> i32 {
+        if self.network_for(board).is_some() {
+            return self.evaluate_features::<C>(board, moves, &Features::of_at::<C>(board));
+        }
         let layout = Layout::get();
         let replies = board.opponent_moves();
         let counts = count_globals(board, moves, replies);
@@ -674,9 +695,6 @@ impl Weights {
             let index = reader.offset as usize + ternary[start + ours] as usize + 2 * ternary[start + theirs] as usize;
             sum += i32::from(table[index]);
         }
-        if let Some(network) = self.network_for(board) {
-            sum += network.value::<C>(layout, Features::of_at::<C>(board).instances(), &counts);
-        }
         sum
     }
 
@@ -687,11 +705,14 @@ impl Weights {
         let layout = Layout::get();
         let replies = board.opponent_moves();
         let counts = count_globals(board, moves, replies);
-        let mut sum = self.patterns_value(layout, board, moves, replies, &counts, features);
-        if let Some(network) = self.network_for(board) {
-            sum += network.value::<C>(layout, features.instances(), &counts);
+        match self.network_for(board) {
+            Some(network) => {
+                let stage = stage(board.empty_count());
+                globals_value(layout, &self.stages[stage], moves, replies, &counts)
+                    + network.value_and_patterns::<C, true>(layout, features.instances(), &counts, stage)
+            }
+            None => self.patterns_value(layout, board, moves, replies, &counts, features),
         }
-        sum
     }
 
     /// The patterns' part of [`Weights::evaluate_features`], without the network: what the move
@@ -885,7 +906,7 @@ impl Weights {
         } else {
             Some(Network::from_bytes(rest)?)
         };
-        Some(Weights { stages, network })
+        Some(Weights::new(stages, network))
     }
 }
 
@@ -928,10 +949,7 @@ pub(crate) mod tests {
             }
             stages.push(table);
         }
-        Weights {
-            stages,
-            network: Some(crate::patterns::network::tests::random_network(seed)),
-        }
+        Weights::new(stages, Some(crate::patterns::network::tests::random_network(seed)))
     }
 
     pub(crate) fn random_boards(seed: u64, count: usize) -> Vec<Board> {
@@ -1070,6 +1088,7 @@ pub(crate) mod tests {
         for table in &mut weights.stages {
             table[layout.offsets[fewer]..layout.global(CONSTANT)].fill(0);
         }
+        let weights = Weights::new(weights.stages, weights.network);
         let older = weights.to_bytes_of(fewer, COUNTS);
         let header = format!("othello patterns 1 stages=12 len={}\n", layout.offsets[fewer] + GLOBALS);
         assert!(older.starts_with(header.as_bytes()));
@@ -1094,6 +1113,8 @@ pub(crate) mod tests {
             for table in &mut weights.stages {
                 table[layout.global(globals_with(counts))..].fill(0);
             }
+            // Made again, so that the network's lines hold the changed weights.
+            let weights = Weights::new(weights.stages, weights.network);
             let older = weights.to_bytes_of(PATTERNS.len(), counts);
             let header = format!(
                 "othello patterns 1 stages=12 len={}\n",

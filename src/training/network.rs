@@ -278,10 +278,7 @@ pub fn fit(train: &Rows, held: &Rows, config: &NetworkConfig, mut progress: impl
 
 /// `weights` without their network: what a network is fitted on top of.
 pub fn patterns_only(weights: &Weights) -> Weights {
-    Weights {
-        stages: weights.stages.clone(),
-        network: None,
-    }
+    Weights::new(weights.stages().to_vec(), None)
 }
 
 #[cfg(test)]
@@ -331,11 +328,8 @@ mod tests {
             best < 0.5 * before,
             "held-out error {best} against {before} before: {errors:?}"
         );
-        // The network as the evaluation holds it (16-bit vectors) is as good, within rounding.
-        let weights = Weights {
-            stages: patterns.stages.clone(),
-            network: Some(network),
-        };
+        // The network as the evaluation holds it (8-bit vectors) is as good, within rounding.
+        let weights = Weights::new(patterns.stages().to_vec(), Some(network));
         let sum: f64 = examples(2, 1000)
             .iter()
             .map(|e| f64::from(weights.evaluate(e.board) as f32 / SCALE as f32 - e.score).powi(2))

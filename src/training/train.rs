@@ -146,7 +146,7 @@ impl Model {
     pub fn from_weights(weights: &Weights) -> Model {
         Model {
             stages: weights
-                .stages
+                .stages()
                 .iter()
                 .map(|table| table.iter().map(|&w| f32::from(w) / SCALE as f32).collect())
                 .collect(),
@@ -267,7 +267,7 @@ impl Model {
                 out
             })
             .collect();
-        Weights { stages, network: None }
+        Weights::new(stages, None)
     }
 }
 
@@ -523,7 +523,7 @@ mod tests {
             ..config
         };
         frozen.fit(&examples, &stiff, 10, |_| {});
-        assert!(frozen.to_weights().stages == start.stages);
+        assert!(frozen.to_weights().stages() == start.stages());
     }
 
     #[test]

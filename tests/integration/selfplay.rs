@@ -201,7 +201,7 @@ fn train_fits_weights_that_load_and_reports_each_stage() {
     );
     let bytes = std::fs::read(&weights).unwrap();
     let loaded = othello::patterns::Weights::from_bytes(&bytes).expect("the weights load");
-    assert_eq!(loaded.stages.len(), othello::patterns::STAGES);
+    assert_eq!(loaded.stages().len(), othello::patterns::STAGES);
     // A file that is not sample data, and too little data, are refused before anything is written.
     let other = dir.path().join("other.bin");
     common::othello(["train", weights.to_str().unwrap(), "--out", other.to_str().unwrap()])
@@ -303,11 +303,14 @@ fn train_network_fits_a_network_on_top_of_the_current_patterns() {
     assert_eq!(bytes, std::fs::read(dir.path().join("b.bin")).unwrap());
     let loaded = othello::patterns::Weights::from_bytes(&bytes).expect("the weights load");
     let builtin = othello::patterns::builtin();
-    assert!(loaded.network.is_some());
-    assert!(loaded.stages == builtin.stages, "the patterns are the built-in ones");
+    assert!(loaded.network().is_some());
+    assert!(
+        loaded.stages() == builtin.stages(),
+        "the patterns are the built-in ones"
+    );
     // Within 20-40 empties the evaluation is the patterns' and the network's value (the float
     // reference, rounded); elsewhere the patterns' alone.
-    let network = loaded.network.as_ref().unwrap();
+    let network = loaded.network().unwrap();
     let layout = othello::patterns::Layout::get();
     let mut board = othello::board::Board::START;
     let mut seen = 0;
