@@ -271,7 +271,8 @@ fn a_warm_start_begins_at_the_built_in_weights() {
         othello::patterns::Weights::from_bytes(&std::fs::read(out).unwrap()).expect("the weights load")
     };
     let (warm, cold) = (fit("warm.bin", &["--warm-start"]), fit("cold.bin", &[]));
-    let builtin = othello::patterns::builtin();
+    // A pattern fit's file has no network: it starts at the built-in patterns alone.
+    let builtin = othello::training::network::patterns_only(othello::patterns::builtin());
     let mut board = othello::board::Board::START;
     for _ in 0..40 {
         let Some(square) = board.moves().squares().last() else {
@@ -302,7 +303,7 @@ fn train_network_fits_a_network_on_top_of_the_current_patterns() {
     let bytes = std::fs::read(dir.path().join("a.bin")).unwrap();
     assert_eq!(bytes, std::fs::read(dir.path().join("b.bin")).unwrap());
     let loaded = othello::patterns::Weights::from_bytes(&bytes).expect("the weights load");
-    let builtin = othello::patterns::builtin();
+    let builtin = othello::training::network::patterns_only(othello::patterns::builtin());
     assert!(loaded.network().is_some());
     assert!(
         loaded.stages() == builtin.stages(),
