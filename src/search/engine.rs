@@ -845,32 +845,20 @@ impl Engine {
     /// fail beyond the window (high or low).
     #[inline(always)]
     fn probcut<C: Cpu>(&mut self, board: Board, features: &Features, depth: u32, alpha: i32, beta: i32) -> Option<i32> {
-        let empties = board.empty_count();
         let shallow = probcut::shallow_depth(depth);
-        let margin = probcut::margin(empties, shallow, depth);
-        // A test is tried only where the static value lies within its own spread of the shallow
-        // search's bound: most tests beyond that fail, and their searches cost more than the cuts
-        // the few others find (docs/engine.md, "Selective search"). The patterns' value alone (a
-        // network's part left out) is guess enough for that, and cheap.
-        let reach = probcut::static_margin(empties, depth);
-        let value = self.weights.pattern_value(board, board.moves(), features);
+        let margin = probcut::margin(board.empty_count(), shallow, depth);
         // Only estimates are predicted: a window with a proven bound on the cut's side is never
         // cut, since a shallow estimate far above a proven loss by 10 says nothing of whether the
         // loss is by 10 or by 14 (docs/engine.md, "Proven values and ProbCut").
         let high = beta.saturating_add(margin);
         if beta > -WIN / 2
             && high < WIN / 2
-            && value >= high - reach
             && self.search::<C>(board, features, shallow, high - 1, high, false) >= high
         {
             return Some(beta);
         }
         let low = alpha.saturating_sub(margin);
-        if alpha < WIN / 2
-            && low > -WIN / 2
-            && value <= low + reach
-            && self.search::<C>(board, features, shallow, low, low + 1, false) <= low
-        {
+        if alpha < WIN / 2 && low > -WIN / 2 && self.search::<C>(board, features, shallow, low, low + 1, false) <= low {
             return Some(alpha);
         }
         // Time may have run out in a shallow search: the caller's next check sees it.
@@ -971,34 +959,6 @@ mod tests {
             "a proven loss of 10 is not a bound to cut on"
         );
         assert_eq!(cut(WIN + 10, WIN + 11), None, "nor a proven win of 10");
-    }
-
-    /// A window far above the static value cannot fail high: ProbCut tries the low test alone, and
-    /// spends on it just the nodes of that one shallow search.
-    #[test]
-    fn probcut_skips_the_test_the_static_value_rules_out() {
-        let board = midgame();
-        let features = Features::of(board);
-        let fresh = || {
-            let mut engine = Engine::with_budget(Budget::Depth(10));
-            engine.selective = true;
-            engine
-        };
-        let depth = 10;
-        let empties = board.empty_count();
-        let margin = probcut::margin(empties, probcut::shallow_depth(depth), depth);
-        let value = fresh().weights.pattern_value(board, board.moves(), &features);
-        // Beyond the static value's reach above it, and within it below.
-        let alpha = value + probcut::static_margin(empties, depth) + margin + patterns::SCALE;
-        let mut engine = fresh();
-        let cut = with_cpu!(C => engine.probcut::<C>(board, &features, depth, alpha, alpha + 1));
-        assert_eq!(cut, Some(alpha), "the low test cuts");
-        let mut alone = fresh();
-        let low = alpha - margin;
-        let shallow =
-            with_cpu!(C => alone.search::<C>(board, &features, probcut::shallow_depth(depth), low, low + 1, false));
-        assert!(shallow <= low);
-        assert_eq!(engine.nodes, alone.nodes, "no nodes spent on a high test");
     }
 
     /// The solver is tried where its median solve fits the time left after the midgame search's

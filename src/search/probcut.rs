@@ -55,16 +55,6 @@ pub fn margin(empties: u32, shallow: u32, deep: u32) -> i32 {
     (sigma * CUT_SIGMAS * f64::from(crate::patterns::SCALE)) as i32
 }
 
-/// How far from a shallow search's bound the static evaluation may lie for the test to be tried,
-/// in evaluation units: the spread of the deep value around the static one (the midgame model at
-/// a shallow depth of 0), one standard deviation. Wider than [`margin`] at every depth, since a
-/// shallower search guesses worse; a test the static value rules out this way is unlikely to cut (as
-/// Edax gates its tests by the static value; docs/engine.md, "Selective search", has the measure).
-#[inline]
-pub fn static_margin(empties: u32, deep: u32) -> i32 {
-    (evaluate_model(&MIDGAME_SIGMA_MODEL, empties, 0, deep) * f64::from(crate::patterns::SCALE)) as i32
-}
-
 fn evaluate_model(model: &[f64; 4], empties: u32, shallow: u32, deep: u32) -> f64 {
     let [a, b, c, d] = *model;
     // A floor keeps a model fitted on few depths from going to zero or below far out.
@@ -221,19 +211,6 @@ mod tests {
                 .iter()
                 .all(|cell| cell.mean.abs() < 1e-9 && (cell.sigma - cell.fitted).abs() < 1e-6)
         );
-    }
-
-    #[test]
-    fn the_static_values_reach_is_wider_than_every_shallow_margin() {
-        for empties in 10..=60 {
-            for deep in MIN_DEPTH..=30 {
-                let shallow = shallow_depth(deep);
-                assert!(
-                    static_margin(empties, deep) > margin(empties, shallow, deep),
-                    "{empties} empties, depth {deep} from {shallow}"
-                );
-            }
-        }
     }
 
     #[test]

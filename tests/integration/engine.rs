@@ -57,10 +57,10 @@ fn a_node_budget_makes_the_engine_reproducible() {
 
 /// Training data and its files rest on a node budget's games: a change to the search that moves
 /// them must say so here. `fixtures/engine/node-budget-games.txt` holds the games of the build
-/// that gated ProbCut's tests by the static value (2026-11-29, round 16's weights; before, those of
-/// the build that built in round 16's weights with six count tables, of round 15's build, and of
-/// the one that gave the midgame search NTest's ProbCut margins): the moves of the command below,
-/// a game a line. A
+/// that built in round 16's weights, with six count tables (2026-11-28, and again since round 18's
+/// network was withdrawn on 2026-11-29, and since the ProbCut gate was; before, those of round
+/// 15's build, and of the one that gave the midgame search NTest's ProbCut margins): the moves of
+/// the command below, a game a line. A
 /// change that means to move them writes the file again with them.
 #[test]
 fn a_node_budget_plays_the_games_it_always_has() {
