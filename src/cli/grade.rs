@@ -95,8 +95,8 @@ pub struct GradeArgs {
 
 /// Failing outcomes kept per program for the HTML page.
 const HTML_FAILURES: usize = 50;
-/// Students' entries larger than this are not copied for every case.
-const MAX_ENTRY_BYTES: u64 = 64 << 20;
+/// Students' entries larger than this are not copied for every case (the sandbox's own cap).
+const MAX_ENTRY_BYTES: u64 = crate::runner::MAX_COPIED;
 
 pub fn run(args: GradeArgs) -> Result<()> {
     let cases = grade::load_cases(&args.cases)?;
@@ -287,6 +287,7 @@ fn programs(args: &GradeArgs) -> Result<Vec<Program>> {
         return Ok(vec![Program {
             name: args.name.clone().unwrap_or_else(|| shell_words::join(&args.command)),
             command: crate::runner::command_line(&args.command, false),
+            refused: None,
         }]);
     };
     if !args.command.is_empty() {
@@ -309,6 +310,12 @@ fn programs(args: &GradeArgs) -> Result<Vec<Program>> {
     students
         .into_iter()
         .map(|path| {
+            let name = super::member_name(&path);
+            if let Some(why) = super::member_refused(&path) {
+                let mut program = Program::from_template(name, &words, &path);
+                program.refused = Some(why);
+                return Ok(program);
+            }
             let size = crate::runner::entry_size(&path).with_context(|| format!("cannot read {}", path.display()))?;
             if size > MAX_ENTRY_BYTES {
                 bail!(
@@ -318,7 +325,6 @@ fn programs(args: &GradeArgs) -> Result<Vec<Program>> {
                     MAX_ENTRY_BYTES >> 20
                 );
             }
-            let name = super::member_name(&path);
             let entry = PathBuf::from(absolute(&path.to_string_lossy())?);
             Ok(Program::from_template(name, &words, &entry))
         })

@@ -98,6 +98,7 @@ pub fn run(args: Lab4Args) -> Result<()> {
         .inputs("the player's file", args.player.iter().flat_map(StrategySpec::files))
         .inputs("the opponent's file", args.opponent.files());
     if let Some(class) = &args.class {
+        args.clock.check_for_class()?;
         files = files.input_folder("the class folder", class);
     }
     files

@@ -737,6 +737,17 @@ impl ClockArgs {
         Ok(spec)
     }
 
+    /// Refuses what would give a class's students more than their own entry: `--whole-folder` on
+    /// a class member's file is the whole class folder, every classmate's work in it.
+    pub fn check_for_class(&self) -> Result<()> {
+        if self.whole_folder {
+            bail!(
+                "bad argument --whole-folder: with --class it would give every student the whole class folder (their classmates' files); a student who hands in a folder gets that folder whole without it"
+            );
+        }
+        Ok(())
+    }
+
     /// The rules asked for, or the most recent rules of this player's form (lab4-2024 for a
     /// built-in strategy: the most recent course).
     pub fn rules_for(&self, spec: &crate::strategy::StrategySpec) -> crate::programs::rules::Rules {
@@ -768,6 +779,25 @@ pub(crate) fn class_members(class: &std::path::Path) -> Result<Vec<std::path::Pa
     Ok(students)
 }
 
+/// Why a class member is not run, if it is not: an entry that is a link to outside the class
+/// folder (to `/etc/shadow`, or the teacher's key) would be copied for the student to print.
+pub(crate) fn member_refused(path: &std::path::Path) -> Option<String> {
+    let link = std::fs::symlink_metadata(path).ok()?.file_type().is_symlink();
+    if !link {
+        return None;
+    }
+    let class = path.parent().and_then(|class| std::fs::canonicalize(class).ok());
+    match (std::fs::canonicalize(path), class) {
+        (Ok(target), Some(class)) if target.starts_with(&class) => None,
+        (Ok(target), _) => Some(format!(
+            "{} is a link to {}, outside the class folder: not run",
+            path.display(),
+            target.display()
+        )),
+        (Err(error), _) => Some(format!("{} is a link that leads nowhere ({error})", path.display())),
+    }
+}
+
 /// A student's name in reports: a folder's name, a file's name without its extension.
 pub(crate) fn member_name(path: &std::path::Path) -> String {
     let name = if path.is_dir() {
@@ -786,6 +816,9 @@ pub(crate) fn member_player(
     template: &str,
 ) -> std::result::Result<crate::strategy::StrategySpec, String> {
     use crate::programs::ProgramForm;
+    if let Some(why) = member_refused(path) {
+        return Err(why);
+    }
     let absolute = std::path::absolute(path).map_err(|e| e.to_string())?;
     let text = match form {
         ProgramForm::Argv => {

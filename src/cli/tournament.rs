@@ -69,6 +69,7 @@ pub fn run(args: TournamentArgs) -> Result<()> {
     let mut files =
         super::output::Files::new().inputs("the player's file", args.players.iter().flat_map(StrategySpec::files));
     if let Some(class) = &args.class {
+        args.clock.check_for_class()?;
         files = files.input_folder("the class folder", class);
     }
     files

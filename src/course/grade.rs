@@ -146,6 +146,9 @@ pub fn read_args(text: &str) -> Vec<String> {
 pub struct Program {
     pub name: String,
     pub command: Vec<Word>,
+    /// Why it is not run at all (a class entry that is a link to outside the class folder): each
+    /// case is a run that could not be started, for this reason.
+    pub refused: Option<String>,
 }
 
 impl Program {
@@ -156,17 +159,17 @@ impl Program {
             .iter()
             .map(|word| {
                 if word.contains("{}") {
-                    Word::Copy {
-                        source: entry.to_path_buf(),
-                        contents: entry.is_dir(),
-                        template: word.clone(),
-                    }
+                    Word::copy_into(entry, entry.is_dir(), word)
                 } else {
                     Word::text(word.clone())
                 }
             })
             .collect();
-        Program { name, command }
+        Program {
+            name,
+            command,
+            refused: None,
+        }
     }
 
     /// The command as the teacher gave it, the copies named by their originals.
@@ -175,7 +178,7 @@ impl Program {
             .iter()
             .map(|word| match word {
                 Word::Text(text) => text.clone(),
-                Word::Copy { source, template, .. } => template.replace("{}", &source.to_string_lossy()),
+                Word::Copy { source, template, .. } => runner::fill(template, source).to_string_lossy().into_owned(),
             })
             .collect()
     }
@@ -362,6 +365,9 @@ pub fn judge_run(case: &Case, run: &Run, judge: Judge, settings: &Settings) -> J
 
 /// Runs one program on one case, with fresh copies of its files.
 pub fn run_case(program: &Program, case: &Case, limits: &Limits) -> Run {
+    if let Some(why) = &program.refused {
+        return Run::not_started(why.clone());
+    }
     let mut command = program.command.clone();
     command.extend(case.args.iter().map(Word::text));
     runner::run(

@@ -395,7 +395,24 @@ impl ProgramPlayer {
         };
         let started = Instant::now();
         let answer = if helper.session.send(&request) {
-            helper.session.receive(wait)
+            // A second line already there with the answer is a flood too; so is one soon after an
+            // answer the helper would never give (the student's code writing the answers' pipe).
+            helper.session.receive(wait).and_then(|answer| {
+                let garbled = || {
+                    !well_formed(&answer)
+                        && matches!(
+                            helper.session.receive(Duration::from_millis(50)),
+                            Ok(_) | Err(Silence::Flooded)
+                        )
+                };
+                if helper.session.unasked() || garbled() {
+                    Err(Silence::Flooded)
+                } else {
+                    Ok(answer)
+                }
+            })
+        } else if helper.session.unasked() {
+            Err(Silence::Flooded)
         } else {
             Err(Silence::Ended)
         };
@@ -413,13 +430,16 @@ impl ProgramPlayer {
             Ok(answer) => answer,
             Err(silence) => {
                 let mut helper = self.helper.take().expect("started above");
-                let failure = match (silence, helper.session.ending()) {
-                    (Silence::TimedOut, _) => Failure::TimedOut,
-                    (Silence::Ended, Some(ending)) if ending.is_time_out() => Failure::TimedOut,
-                    (Silence::Ended, Some(ending)) if ending.is_resource_limit() => {
-                        Failure::Crashed(ending.describe(&Limits::default()))
-                    }
-                    (Silence::Ended, _) => Failure::Crashed("the program ended".to_string()),
+                let failure = match silence {
+                    Silence::Flooded => Failure::Crashed(Silence::flood_text()),
+                    Silence::TimedOut => Failure::TimedOut,
+                    Silence::Ended => match helper.session.ending() {
+                        Some(ending) if ending.is_time_out() => Failure::TimedOut,
+                        Some(ending) if ending.is_resource_limit() => {
+                            Failure::Crashed(ending.describe(&Limits::default()))
+                        }
+                        _ => Failure::Crashed("the program ended".to_string()),
+                    },
                 };
                 return Err(fail(&helper, failure));
             }
@@ -441,6 +461,15 @@ impl ProgramPlayer {
                 Failure::Crashed(format!("an answer the helper cannot give: {answer:?}")),
             )),
         }
+    }
+}
+
+/// Whether a line is one the helper answers with (`move N`, `none`, `illegal TEXT`, `error TEXT`).
+fn well_formed(answer: &str) -> bool {
+    match answer.split_once(' ') {
+        Some(("move", number)) => number.parse::<i64>().is_ok(),
+        Some(("illegal" | "error", _)) => true,
+        _ => answer == "none",
     }
 }
 
@@ -544,6 +573,7 @@ impl Helper {
                 &session,
                 format!("the import took more than {} s", spec.clock.import_time.as_secs_f64()),
             )),
+            Err(Silence::Flooded) => Err(failed(&session, format!("{} during the import", Silence::flood_text()))),
             Err(Silence::Ended) => {
                 let why = match session.ending() {
                     Some(ending) if ending.is_time_out() => format!(

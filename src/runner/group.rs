@@ -83,10 +83,7 @@ fn command(job: &Job, scratch: &Scratch) -> Result<Vec<OsString>, String> {
         };
         copied.map_err(|e| format!("cannot copy {}: {e}", source.display()))?;
     }
-    Ok(super::words_in(&job.command, scratch.path())
-        .into_iter()
-        .map(OsString::from)
-        .collect())
+    Ok(super::words_in(&job.command, scratch.path()))
 }
 
 fn copy_entry(from: &Path, to: &Path) -> std::io::Result<()> {
@@ -141,14 +138,14 @@ pub(super) fn run(job: &Job, limits: &Limits) -> Run {
     let start = Instant::now();
     let scratch = match Scratch::new() {
         Ok(scratch) => scratch,
-        Err(error) => return Run::not_started(format!("cannot make a scratch folder: {error}"), start),
+        Err(error) => return Run::not_started_since(format!("cannot make a scratch folder: {error}"), start),
     };
     let words = match command(job, &scratch) {
         Ok(words) => words,
-        Err(why) => return Run::not_started(why, start),
+        Err(why) => return Run::not_started_since(why, start),
     };
     let Some((program, args)) = words.split_first() else {
-        return Run::not_started("an empty command".to_string(), start);
+        return Run::not_started_since("an empty command".to_string(), start);
     };
     let mut command = Command::new(program);
     command
@@ -161,7 +158,7 @@ pub(super) fn run(job: &Job, limits: &Limits) -> Run {
         .process_group(0);
     let mut child = match spawn_when_not_busy(&mut command) {
         Ok(child) => child,
-        Err(error) => return Run::not_started(error.to_string(), start),
+        Err(error) => return Run::not_started_since(error.to_string(), start),
     };
     let pid = child.id() as libc::pid_t;
     let registered = Registered::new(pid);

@@ -11,6 +11,8 @@ use std::ptr;
 
 use libc::{c_char, c_int, c_long, c_void};
 
+use super::copy;
+
 /// The init's descriptors: 0-2 the program's stdio, then these.
 pub(super) const CTL_IN: c_int = 3;
 pub(super) const CTL_OUT: c_int = 4;
@@ -63,12 +65,18 @@ pub(super) enum Step {
         target: CString,
         dir: bool,
     },
-    /// A host file or folder copied (a folder with everything under it).
+    /// A student's file shown read-only in place of a copy (a large one): opened through no link,
+    /// and bound from that descriptor.
+    ShowFile {
+        source: CString,
+        target: CString,
+    },
+    /// A host file or folder copied (a folder with everything under it), through no link.
     Copy {
         source: CString,
         target: CString,
     },
-    /// A host folder's entries copied into an existing folder.
+    /// A host folder's entries copied into an existing folder, through no link.
     CopyContents {
         source: CString,
         target: CString,
@@ -86,6 +94,8 @@ pub(super) struct Plan {
     pub envp: Vec<*const c_char>,
     pub workdir: CString,
     pub rlimits: Vec<(c_int, u64)>,
+    /// Bytes the copies may write in all; a copy past it fails with EFBIG.
+    pub copy_budget: u64,
     /// Nanoseconds of a CPU clock tick (for the `cutime` of /proc/PID/stat).
     pub tick_ns: u64,
     /// The grader's command line and environment strings (start, end): the init, a copy of the
@@ -269,8 +279,12 @@ unsafe fn build_root(plan: &Plan) {
             SETUP_PIVOT,
         );
         check(libc::chdir(c"/".as_ptr()) as c_long, SETUP_PIVOT);
+        let mut budget = copy::Budget {
+            bytes: plan.copy_budget,
+            owner: INSIDE_ID,
+        };
         for (index, step) in plan.steps.iter().enumerate() {
-            if run_step(step) < 0 {
+            if run_step(step, &mut budget) < 0 {
                 fail(index as u64);
             }
         }
@@ -296,7 +310,7 @@ unsafe fn build_root(plan: &Plan) {
 }
 
 /// One step; negative on failure, with errno set.
-unsafe fn run_step(step: &Step) -> c_long {
+unsafe fn run_step(step: &Step, budget: &mut copy::Budget) -> c_long {
     // SAFETY (whole function): system calls on C strings the plan owns.
     unsafe {
         match step {
@@ -319,14 +333,9 @@ unsafe fn run_step(step: &Step) -> c_long {
             }
             Step::Symlink { target, path } => libc::symlink(target.as_ptr(), path.as_ptr()) as c_long,
             Step::Bind { source, target, dir } => bind_read_only(source, target, *dir),
-            Step::Copy { source, target } => {
-                let mut buffer = [0u8; 16 << 10];
-                copy_entry(source, target, &mut buffer, 0)
-            }
-            Step::CopyContents { source, target } => {
-                let mut buffer = [0u8; 16 << 10];
-                copy_folder(source, target, &mut buffer, 0)
-            }
+            Step::ShowFile { source, target } => show_file(source, target),
+            Step::Copy { source, target } => copy::copy(source, target, false, budget),
+            Step::CopyContents { source, target } => copy::copy(source, target, true, budget),
             Step::Proc { target } => {
                 let made = libc::mkdir(target.as_ptr(), 0o555);
                 if made < 0 && errno() != libc::EEXIST {
@@ -341,6 +350,32 @@ unsafe fn run_step(step: &Step) -> c_long {
                 ) as c_long
             }
         }
+    }
+}
+
+/// Shows a student's file read-only: opened through no link, checked to be a file, and bound from
+/// its descriptor (`/proc/self/fd/N`), so that what is shown is what was opened.
+unsafe fn show_file(source: &CStr, target: &CStr) -> c_long {
+    // SAFETY (whole function): system calls on C strings and local structures.
+    unsafe {
+        let fd = copy::open_no_links(source, libc::O_RDONLY | libc::O_NONBLOCK);
+        if fd < 0 {
+            return -1;
+        }
+        let mut info: libc::stat = std::mem::zeroed();
+        let result = if libc::fstat(fd, &mut info) < 0 {
+            -1
+        } else if info.st_mode & libc::S_IFMT != libc::S_IFREG {
+            *libc::__errno_location() = libc::EINVAL;
+            -1
+        } else {
+            match copy::Path::descriptor(fd) {
+                Some(path) => bind_read_only(path.as_c_str(), target, false),
+                None => -1,
+            }
+        };
+        libc::close(fd);
+        result
     }
 }
 
@@ -385,172 +420,6 @@ unsafe fn bind_read_only(source: &CStr, target: &CStr, dir: bool) -> c_long {
             }
         }
         libc::mount(ptr::null(), target.as_ptr(), ptr::null(), flags, ptr::null()) as c_long
-    }
-}
-
-/// A path built in a fixed buffer, always NUL-terminated.
-struct PathBuf {
-    bytes: [u8; libc::PATH_MAX as usize],
-    len: usize,
-}
-
-impl PathBuf {
-    fn new(start: &CStr) -> Option<PathBuf> {
-        let mut path = PathBuf {
-            bytes: [0; libc::PATH_MAX as usize],
-            len: 0,
-        };
-        path.push_bytes(start.to_bytes()).then_some(path)
-    }
-
-    fn push_bytes(&mut self, bytes: &[u8]) -> bool {
-        let end = self.len + bytes.len();
-        if end >= self.bytes.len() {
-            return false;
-        }
-        self.bytes[self.len..end].copy_from_slice(bytes);
-        self.bytes[end] = 0;
-        self.len = end;
-        true
-    }
-
-    fn push(&mut self, name: &[u8]) -> bool {
-        self.push_bytes(b"/") && self.push_bytes(name)
-    }
-
-    fn truncate(&mut self, len: usize) {
-        self.len = len;
-        self.bytes[len] = 0;
-    }
-
-    fn as_ptr(&self) -> *const c_char {
-        self.bytes.as_ptr().cast()
-    }
-}
-
-/// Folders deeper than this are not copied (a student's entry is a few levels at most).
-const MAX_DEPTH: u32 = 16;
-
-unsafe fn copy_entry(source: &CStr, target: &CStr, buffer: &mut [u8], depth: u32) -> c_long {
-    // SAFETY (whole function): system calls on C strings and a local buffer.
-    unsafe {
-        let mut info: libc::stat = std::mem::zeroed();
-        if libc::lstat(source.as_ptr(), &mut info) < 0 {
-            return -1;
-        }
-        match info.st_mode & libc::S_IFMT {
-            libc::S_IFREG => copy_file(source.as_ptr(), target.as_ptr(), info.st_mode, buffer),
-            libc::S_IFDIR => {
-                if libc::mkdir(target.as_ptr(), 0o755) < 0 {
-                    return -1;
-                }
-                libc::lchown(target.as_ptr(), INSIDE_ID, INSIDE_ID);
-                copy_folder(source, target, buffer, depth)
-            }
-            // Links and special files are not copied (as the grader always did).
-            _ => 0,
-        }
-    }
-}
-
-unsafe fn copy_file(source: *const c_char, target: *const c_char, mode: libc::mode_t, buffer: &mut [u8]) -> c_long {
-    // SAFETY (whole function): system calls on C strings and a local buffer.
-    unsafe {
-        let from = libc::open(source, libc::O_RDONLY | libc::O_NOFOLLOW | libc::O_CLOEXEC);
-        if from < 0 {
-            return -1;
-        }
-        let to = libc::open(
-            target,
-            libc::O_WRONLY | libc::O_CREAT | libc::O_EXCL | libc::O_CLOEXEC,
-            (mode & 0o777) | 0o600,
-        );
-        if to < 0 {
-            libc::close(from);
-            return -1;
-        }
-        // The program's own copy: its user may change it.
-        libc::fchown(to, INSIDE_ID, INSIDE_ID);
-        let mut result = 0;
-        loop {
-            let read = libc::read(from, buffer.as_mut_ptr().cast(), buffer.len());
-            if read < 0 && errno() == libc::EINTR {
-                continue;
-            }
-            if read <= 0 {
-                result = read as c_long;
-                break;
-            }
-            let mut done = 0;
-            while done < read as usize {
-                let written = libc::write(to, buffer[done..].as_ptr().cast(), read as usize - done);
-                if written < 0 && errno() != libc::EINTR {
-                    result = -1;
-                    break;
-                }
-                done += written.max(0) as usize;
-            }
-            if result < 0 {
-                break;
-            }
-        }
-        libc::close(from);
-        libc::close(to);
-        result
-    }
-}
-
-unsafe fn copy_folder(source: &CStr, target: &CStr, buffer: &mut [u8], depth: u32) -> c_long {
-    if depth > MAX_DEPTH {
-        return 0;
-    }
-    // SAFETY (whole function): system calls on C strings and local buffers.
-    unsafe {
-        let (Some(mut from), Some(mut to)) = (PathBuf::new(source), PathBuf::new(target)) else {
-            return -1;
-        };
-        let dir = libc::open(source.as_ptr(), libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC);
-        if dir < 0 {
-            return -1;
-        }
-        let mut entries = [0u8; 4096];
-        let mut result = 0;
-        'read: loop {
-            let count = libc::syscall(libc::SYS_getdents64, dir, entries.as_mut_ptr(), entries.len());
-            if count <= 0 {
-                if count < 0 {
-                    result = -1;
-                }
-                break;
-            }
-            let mut offset = 0usize;
-            while offset + 19 < count as usize {
-                let length = u16::from_ne_bytes([entries[offset + 16], entries[offset + 17]]) as usize;
-                let name_start = offset + 19;
-                let name_end = (name_start..offset + length)
-                    .find(|&i| entries[i] == 0)
-                    .unwrap_or(name_start);
-                let name = &entries[name_start..name_end];
-                offset += length.max(1);
-                if name.is_empty() || name == b"." || name == b".." {
-                    continue;
-                }
-                let (from_len, to_len) = (from.len, to.len);
-                if !from.push(name) || !to.push(name) {
-                    result = -1;
-                    break 'read;
-                }
-                let (from_c, to_c) = (CStr::from_ptr(from.as_ptr()), CStr::from_ptr(to.as_ptr()));
-                if copy_entry(from_c, to_c, buffer, depth + 1) < 0 {
-                    result = -1;
-                    break 'read;
-                }
-                from.truncate(from_len);
-                to.truncate(to_len);
-            }
-        }
-        libc::close(dir);
-        result
     }
 }
 

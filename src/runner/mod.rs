@@ -3,13 +3,16 @@
 //! inside), or with `--no-sandbox` in a process group killed whole; output captured up to a cap,
 //! stderr's tail kept, and nothing of a run left running when it ends.
 
+mod copy;
 mod group;
 mod inside;
 mod resolve;
 mod sandbox;
 
+use std::ffi::{OsStr, OsString};
 use std::fs::File;
 use std::io::Read;
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -17,7 +20,7 @@ use std::sync::{Arc, Mutex, OnceLock, RwLock};
 use std::thread;
 use std::time::{Duration, Instant};
 
-pub use sandbox::{HOME, SandboxError};
+pub use sandbox::{HOME, MAX_COPIED, SandboxError};
 
 /// One word of a command.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -25,11 +28,15 @@ pub enum Word {
     Text(String),
     /// A file or folder of the grader's that the run gets its own copy of, in its working folder (a
     /// folder's entries go into the working folder itself when `contents`); the word is `template`
-    /// with each `{}` replaced by the copy's path.
+    /// with each `{}` replaced by the copy's path. Made with `Word::copy_into`.
     Copy {
+        /// As it was named: the copy's name, and what reports show.
         source: PathBuf,
+        /// Its links followed once, when the word was made: each run opens this path through no
+        /// link, so that an entry swapped for a link later is not followed.
+        resolved: PathBuf,
         contents: bool,
-        template: String,
+        template: OsString,
     },
 }
 
@@ -38,32 +45,54 @@ impl Word {
         Word::Text(text.into())
     }
 
-    /// A copy of a file or folder, the word its path.
-    pub fn copy(source: impl Into<PathBuf>) -> Word {
+    /// A copy of `source` (its entries when `contents`), the word `template` with `{}` for its path.
+    pub fn copy_into(source: &Path, contents: bool, template: impl Into<OsString>) -> Word {
+        let source = std::path::absolute(source).unwrap_or_else(|_| source.to_path_buf());
         Word::Copy {
-            source: source.into(),
-            contents: false,
-            template: "{}".to_string(),
+            resolved: std::fs::canonicalize(&source).unwrap_or_else(|_| source.clone()),
+            source,
+            contents,
+            template: template.into(),
         }
+    }
+
+    /// A copy of a file or folder, the word its path.
+    pub fn copy(source: impl AsRef<Path>) -> Word {
+        Word::copy_into(source.as_ref(), false, "{}")
     }
 
     /// A copy of a file, alone or with everything in its folder; the word the copy's path.
     pub fn copy_of(file: &Path, whole_folder: bool) -> Word {
         match (whole_folder, file.parent(), file.file_name()) {
-            (true, Some(folder), Some(name)) => Word::Copy {
-                source: folder.to_path_buf(),
-                contents: true,
-                template: format!("{{}}/{}", name.to_string_lossy()),
-            },
+            (true, Some(folder), Some(name)) => {
+                let mut template = OsString::from("{}/");
+                template.push(name);
+                Word::copy_into(folder, true, template)
+            }
             _ => Word::copy(file),
         }
     }
 }
 
+/// `template` with each `{}` replaced by `path` (bytes, not text: a name need not be UTF-8).
+pub fn fill(template: &OsStr, path: &Path) -> OsString {
+    let (template, path) = (template.as_bytes(), path.as_os_str().as_bytes());
+    let mut filled = Vec::with_capacity(template.len() + path.len());
+    let mut rest = template;
+    while let Some(at) = rest.windows(2).position(|pair| pair == b"{}") {
+        filled.extend_from_slice(&rest[..at]);
+        filled.extend_from_slice(path);
+        rest = &rest[at + 2..];
+    }
+    filled.extend_from_slice(rest);
+    OsString::from_vec(filled)
+}
+
 /// A command line given for one program (`grade -- COMMAND`, `argv:COMMAND`): its first word, when
-/// given as a path, is the student's program and is copied (unless it is named as a Python
-/// interpreter is, or lies in a system folder: an interpreter); later words that name files or
-/// folders are copied (options are not); a file with its whole folder when `whole_folder`.
+/// given as a path, is the student's program and is copied, whatever its name (a file named
+/// `python3` is a student's like any other: only a name found on PATH, or a file in a system folder,
+/// is an interpreter, asked where it is installed); later words that name files or folders are
+/// copied (options are not); a file with its whole folder when `whole_folder`.
 pub fn command_line(words: &[String], whole_folder: bool) -> Vec<Word> {
     words
         .iter()
@@ -71,12 +100,7 @@ pub fn command_line(words: &[String], whole_folder: bool) -> Vec<Word> {
         .map(|(index, word)| {
             let path = Path::new(word);
             let copied = if index == 0 {
-                word.contains('/')
-                    && path.is_file()
-                    && !path
-                        .file_name()
-                        .is_some_and(|name| resolve::is_python_name(&name.to_string_lossy()))
-                    && !std::path::absolute(path).is_ok_and(|p| resolve::is_system(&p))
+                word.contains('/') && path.is_file() && !std::path::absolute(path).is_ok_and(|p| resolve::is_system(&p))
             } else {
                 !word.starts_with('-') && (path.is_file() || path.is_dir())
             };
@@ -90,58 +114,66 @@ pub fn command_line(words: &[String], whole_folder: bool) -> Vec<Word> {
         .collect()
 }
 
-/// Where each copy of a command goes in a working folder: (source, contents, path relative to the
-/// folder, "" for the folder itself), in the order of first mention, each source once.
-fn copies(command: &[Word]) -> Vec<(PathBuf, bool, String)> {
-    let mut copies: Vec<(PathBuf, bool, String)> = Vec::new();
+/// Where each copy of a command goes in a working folder: (what to copy, contents, path relative
+/// to the folder, empty for the folder itself), in the order of first mention, each source once.
+fn copies(command: &[Word]) -> Vec<(PathBuf, bool, OsString)> {
+    let mut copies: Vec<(PathBuf, bool, OsString)> = Vec::new();
     for word in command {
-        let Word::Copy { source, contents, .. } = word else {
+        let Word::Copy {
+            source,
+            resolved,
+            contents,
+            ..
+        } = word
+        else {
             continue;
         };
-        if copies.iter().any(|(s, c, _)| s == source && c == contents) {
+        if copies.iter().any(|(r, c, _)| r == resolved && c == contents) {
             continue;
         }
         let relative = if *contents {
-            String::new()
+            OsString::new()
         } else {
             let name = source
                 .file_name()
-                .map_or_else(|| "program".to_string(), |n| n.to_string_lossy().into_owned());
+                .map_or_else(|| OsString::from("program"), OsStr::to_os_string);
             let mut relative = name.clone();
             let mut number = 1;
             while copies.iter().any(|(_, _, taken)| *taken == relative) {
                 number += 1;
-                relative = format!("{number}-{name}");
+                relative = OsString::from(format!("{number}-"));
+                relative.push(&name);
             }
             relative
         };
-        copies.push((source.clone(), *contents, relative));
+        copies.push((resolved.clone(), *contents, relative));
     }
     copies
 }
 
 /// The command's words with each copy's path in a working folder.
-fn words_in(command: &[Word], folder: &Path) -> Vec<String> {
+fn words_in(command: &[Word], folder: &Path) -> Vec<OsString> {
     let copies = copies(command);
     command
         .iter()
         .map(|word| match word {
-            Word::Text(text) => text.clone(),
+            Word::Text(text) => OsString::from(text),
             Word::Copy {
-                source,
+                resolved,
                 contents,
                 template,
+                ..
             } => {
                 let relative = copies
                     .iter()
-                    .find(|(s, c, _)| s == source && c == contents)
-                    .map_or("", |(_, _, r)| r.as_str());
+                    .find(|(r, c, _)| r == resolved && c == contents)
+                    .map_or(OsStr::new(""), |(_, _, relative)| relative.as_os_str());
                 let path = if relative.is_empty() {
                     folder.to_path_buf()
                 } else {
                     folder.join(relative)
                 };
-                template.replace("{}", &path.to_string_lossy())
+                fill(template, &path)
             }
         })
         .collect()
@@ -469,7 +501,12 @@ impl Run {
         }
     }
 
-    fn not_started(why: String, start: Instant) -> Run {
+    /// A run that was never started, for this reason (a program refused before its runs).
+    pub fn not_started(why: String) -> Run {
+        Run::not_started_since(why, Instant::now())
+    }
+
+    fn not_started_since(why: String, start: Instant) -> Run {
         Run {
             stdout: Vec::new(),
             stderr: Vec::new(),
@@ -520,12 +557,12 @@ fn run_sandboxed(job: &Job, limits: &Limits, resources: &Resources) -> Run {
     let cpu_seconds = (limits.timing == Timing::Cpu).then(|| limits.time.as_secs() + 2);
     let plan = match sandbox::plan(&job.command, &job.env, resources, cpu_seconds) {
         Ok(plan) => plan,
-        Err(why) => return Run::not_started(why, start),
+        Err(why) => return Run::not_started_since(why, start),
     };
     let first = deadlines(limits.time, limits.timing);
     let spawned = match sandbox::spawn(&plan, sandbox::Stdin::Null, first) {
         Ok(spawned) => spawned,
-        Err(error) => return Run::not_started(error.0, start),
+        Err(error) => return Run::not_started_since(error.0, start),
     };
     let sandbox::Spawned {
         mut sandbox,
@@ -710,7 +747,7 @@ pub fn is_runnable(word: &str) -> bool {
     if word.contains('/') {
         return Path::new(word).is_file();
     }
-    std::env::var_os("PATH").is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(word).is_file()))
+    resolve::on_path(word).is_some()
 }
 
 /// The size in bytes of a file or folder (everything under it), to refuse copying a huge one.
@@ -727,6 +764,9 @@ pub fn entry_size(entry: &Path) -> std::io::Result<u64> {
 pub struct Session {
     input: Option<File>,
     lines: mpsc::Receiver<String>,
+    /// Set by the reader when the program wrote more than its answers may be (`MAX_QUEUED` lines
+    /// unread, or a line over `MAX_LINE`): it then stops reading, and the session is over.
+    flooded: Arc<AtomicBool>,
     stderr: Arc<SyncedCapture>,
     process: SessionProcess,
     limits: Limits,
@@ -744,10 +784,26 @@ pub enum Silence {
     TimedOut,
     /// The program closed its stdout (it ended, or crashed).
     Ended,
+    /// It wrote more than a program that answers a line a request can: `MAX_QUEUED` lines not yet
+    /// asked for, or a line longer than `MAX_LINE`. Nothing more of it is read.
+    Flooded,
 }
 
-/// The longest answer line kept; the rest of a longer line is dropped.
+impl Silence {
+    /// Why a player that fell silent so failed, for reports (None: it ended, the caller says how).
+    pub fn flood_text() -> String {
+        format!(
+            "flooded its answers: more than {MAX_QUEUED} lines not asked for, or a line over {}",
+            size_text(MAX_LINE as u64)
+        )
+    }
+}
+
+/// The longest answer line; a longer one is a flood.
 const MAX_LINE: usize = 64 << 10;
+/// Answer lines held before they are asked for; one more is a flood (a helper answers one line a
+/// request: what the moderator holds stays bounded whatever a program writes).
+const MAX_QUEUED: usize = 16;
 
 impl Session {
     /// Starts the program; `limits` (time, timing) bound what it does before its first answer.
@@ -769,7 +825,9 @@ impl Session {
                 (SessionProcess::Group(group), Some(input), stdout, stderr)
             }
         };
-        let (sender, lines) = mpsc::channel();
+        let (sender, lines) = mpsc::sync_channel(MAX_QUEUED);
+        let flooded = Arc::new(AtomicBool::new(false));
+        let flood = Arc::clone(&flooded);
         thread::spawn(move || {
             let mut reader = std::io::BufReader::new(stdout);
             let mut line = Vec::new();
@@ -777,12 +835,16 @@ impl Session {
                 line.clear();
                 match read_line_capped(&mut reader, &mut line) {
                     Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        if sender
-                            .send(String::from_utf8_lossy(&line).trim_end().to_string())
-                            .is_err()
-                        {
-                            break;
+                    Ok(read) => {
+                        let text = String::from_utf8_lossy(&line).trim_end().to_string();
+                        match sender.try_send(text) {
+                            Ok(()) if read <= MAX_LINE => {}
+                            Err(mpsc::TrySendError::Disconnected(_)) => break,
+                            _ => {
+                                // The program is left blocked on a full pipe until the session ends.
+                                flood.store(true, Ordering::SeqCst);
+                                break;
+                            }
                         }
                     }
                 }
@@ -792,6 +854,7 @@ impl Session {
         Ok(Session {
             input,
             lines,
+            flooded,
             stderr,
             process,
             limits: *limits,
@@ -799,9 +862,13 @@ impl Session {
         })
     }
 
-    /// Sends one line; false when the program no longer reads.
+    /// Sends one line; false when the program no longer reads, or has written lines that were not
+    /// asked for (a flood: `receive` then says so).
     pub fn send(&mut self, line: &str) -> bool {
         use std::io::Write as _;
+        if self.unasked() {
+            return false;
+        }
         self.input.as_mut().is_some_and(|input| {
             input
                 .write_all(format!("{line}\n").as_bytes())
@@ -810,9 +877,23 @@ impl Session {
         })
     }
 
+    /// Whether a line is waiting that nothing asked for (an answer is one line a request): that is
+    /// a flood, and the session is over.
+    pub fn unasked(&self) -> bool {
+        if self.lines.try_recv().is_ok() {
+            self.flooded.store(true, Ordering::SeqCst);
+        }
+        self.flooded.load(Ordering::SeqCst)
+    }
+
     /// The next line the program writes, waiting at most `limit` of wall time.
     pub fn receive(&self, limit: Duration) -> Result<String, Silence> {
+        let flooded = || self.flooded.load(Ordering::SeqCst);
+        if flooded() {
+            return Err(Silence::Flooded);
+        }
         self.lines.recv_timeout(limit).map_err(|error| match error {
+            _ if flooded() => Silence::Flooded,
             RecvTimeoutError::Timeout => Silence::TimedOut,
             RecvTimeoutError::Disconnected => Silence::Ended,
         })
@@ -955,7 +1036,8 @@ impl Drop for Session {
     }
 }
 
-/// Reads up to a newline, keeping at most MAX_LINE bytes of it; 0 at the end of the stream.
+/// Reads up to a newline, keeping at most MAX_LINE bytes of it, and returns the bytes read: 0 at
+/// the end of the stream, more than MAX_LINE (without reading further) for a longer line.
 fn read_line_capped(reader: &mut impl std::io::BufRead, line: &mut Vec<u8>) -> std::io::Result<usize> {
     let mut total = 0;
     loop {
@@ -974,7 +1056,7 @@ fn read_line_capped(reader: &mut impl std::io::BufRead, line: &mut Vec<u8>) -> s
         };
         reader.consume(used);
         total += used;
-        if done {
+        if done || total > MAX_LINE {
             return Ok(total);
         }
     }

@@ -74,8 +74,10 @@ fn resolve(word: &str) -> Result<Resolved, String> {
     })
 }
 
-/// Whether a file's name is a Python interpreter's (`python`, `python3`, `python3.12`), which is
-/// asked where it is installed, outside any sandbox: a student's `python_bot.py` is not one.
+/// Whether a file's name is a Python interpreter's (`python`, `python3`, `python3.12`): the one the
+/// teacher's command names (on PATH, in a system folder, or a `--run` template's own first word) is
+/// asked where it is installed. A student's file is never asked, whatever its name
+/// (`command_line`); a student's `python_bot.py` is not even named like one.
 pub(super) fn is_python_name(name: &str) -> bool {
     name.strip_prefix("python")
         .is_some_and(|version| version.chars().all(|c| c.is_ascii_digit() || c == '.'))
@@ -87,9 +89,16 @@ fn find(word: &str) -> Option<PathBuf> {
         let path = std::path::absolute(word).ok()?;
         return path.is_file().then_some(path);
     }
+    on_path(word)
+}
+
+/// The first file of this name in PATH's absolute folders: a relative entry (`.`, or the empty one
+/// that means it) would find a student's file named `python3` in the folder the grader runs in.
+pub(super) fn on_path(name: &str) -> Option<PathBuf> {
     let paths = std::env::var_os("PATH")?;
     std::env::split_paths(&paths)
-        .map(|dir| dir.join(word))
+        .filter(|dir| dir.is_absolute())
+        .map(|dir| dir.join(name))
         .find(|candidate| candidate.is_file())
 }
 

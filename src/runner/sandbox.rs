@@ -23,6 +23,9 @@ const WRITABLE: u64 = 64 << 20;
 /// A file larger than this (a compiled program, the othello binary) is shown read-only in the
 /// working folder rather than copied: the same bytes, without copying them for every run.
 const COPIED_AT_MOST: u64 = 1 << 20;
+/// Bytes of copies a run gets at most, counted as they are written: a student's entry that grew
+/// after it was sized (or that lies about its size) is cut off here, and the run is not started.
+pub const MAX_COPIED: u64 = 64 << 20;
 
 /// Why a sandbox could not be used at all.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -66,12 +69,12 @@ pub(super) fn plan(
     let copies = super::copies(command);
     let words = super::words_in(command, home);
     let (executable, shown) = match command.first() {
-        None => (String::new(), Vec::new()),
+        None => (CString::default(), Vec::new()),
         Some(Word::Text(text)) => {
             let resolved = resolve::program(text)?;
-            (resolved.executable.to_string_lossy().into_owned(), resolved.shown)
+            (c_path(&resolved.executable), resolved.shown)
         }
-        Some(Word::Copy { .. }) => (words[0].clone(), Vec::new()),
+        Some(Word::Copy { .. }) => (c_bytes(words[0].as_bytes()), Vec::new()),
     };
     let mut shown_sorted: Vec<PathBuf> = shown
         .into_iter()
@@ -134,7 +137,8 @@ pub(super) fn plan(
         .iter()
         .filter(|(source, contents, _)| !shown_in_place(source, *contents))
         .map(|(source, _, _)| super::entry_size(source).unwrap_or(0))
-        .sum();
+        .sum::<u64>()
+        .min(MAX_COPIED);
     steps.push(Step::Tmpfs {
         target: inside_path(Path::new(HOME)),
         options: c(&format!(
@@ -159,27 +163,28 @@ pub(super) fn plan(
         });
     }
     for (source, contents, relative) in &copies {
-        // Links resolved here, where they point: inside, the host's files are under another root,
-        // and a link to an absolute path would point nowhere (a class folder of links, a file
-        // reached through a linked folder).
-        let source = match std::fs::canonicalize(source) {
-            Ok(resolved) if resolved.is_file() || resolved.is_dir() => resolved,
+        // Its links were resolved when the word was made (`Word::copy_into`), where they point:
+        // inside, the host's files are under another root. The init opens it through no link.
+        match std::fs::symlink_metadata(source) {
+            Ok(meta) if meta.is_file() || meta.is_dir() => {}
+            Ok(meta) if meta.file_type().is_symlink() => {
+                return Err(format!(
+                    "{} became a link: nothing is copied through a link",
+                    source.display()
+                ));
+            }
             Ok(_) => return Err(format!("not a file or folder: {}", source.display())),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 return Err(format!("no such file or folder: {}", source.display()));
             }
-            Err(e) => return Err(format!("cannot resolve {}: {e}", source.display())),
-        };
-        let in_place = shown_in_place(&source, *contents);
-        let (source, target) = (host_path(&source), inside_path(&home.join(relative)));
+            Err(e) => return Err(format!("cannot read {}: {e}", source.display())),
+        }
+        let in_place = shown_in_place(source, *contents);
+        let (source, target) = (host_path(source), inside_path(&home.join(relative)));
         steps.push(if *contents {
             Step::CopyContents { source, target }
         } else if in_place {
-            Step::Bind {
-                source,
-                target,
-                dir: false,
-            }
+            Step::ShowFile { source, target }
         } else {
             Step::Copy { source, target }
         });
@@ -212,7 +217,7 @@ pub(super) fn plan(
     }
 
     let mut strings: Vec<CString> = Vec::new();
-    let argv_strings: Vec<CString> = words.iter().map(|a| c(a)).collect();
+    let argv_strings: Vec<CString> = words.iter().map(|a| c_bytes(a.as_bytes())).collect();
     let env_strings: Vec<CString> = environment.iter().map(|(k, v)| c(&format!("{k}={v}"))).collect();
     let argv: Vec<*const libc::c_char> = argv_strings
         .iter()
@@ -249,11 +254,12 @@ pub(super) fn plan(
     let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
     Ok(Plan {
         steps,
-        program: c(&executable),
+        program: executable,
         argv,
         envp,
         workdir: c(HOME),
         rlimits,
+        copy_budget: MAX_COPIED,
         tick_ns: 1_000_000_000 / ticks,
         wipe: own_strings(),
         _strings: strings,
@@ -292,14 +298,12 @@ fn c(text: &str) -> CString {
 }
 
 fn c_path(path: &Path) -> CString {
-    let bytes: Vec<u8> = path
-        .as_os_str()
-        .as_bytes()
-        .iter()
-        .copied()
-        .filter(|&b| b != 0)
-        .collect();
-    CString::new(bytes).unwrap_or_default()
+    c_bytes(path.as_os_str().as_bytes())
+}
+
+/// Bytes as a C string (a NUL cannot be in one: it is dropped).
+fn c_bytes(bytes: &[u8]) -> CString {
+    CString::new(bytes.iter().copied().filter(|&b| b != 0).collect::<Vec<u8>>()).unwrap_or_default()
 }
 
 /// A host path as the init sees it while it builds the new root.
@@ -571,7 +575,7 @@ fn describe_step(step: &Step) -> String {
         Step::Tmpfs { target, .. } => format!("mount a tmpfs on {}", show(target)),
         Step::Dir { path } => format!("make the folder {}", show(path)),
         Step::Symlink { path, .. } => format!("make the link {}", show(path)),
-        Step::Bind { source, .. } => format!("show {} read-only", show(source)),
+        Step::Bind { source, .. } | Step::ShowFile { source, .. } => format!("show {} read-only", show(source)),
         Step::Copy { source, .. } | Step::CopyContents { source, .. } => format!("copy {}", show(source)),
         Step::Proc { .. } => "mount /proc for the sandbox's processes".to_string(),
     }
@@ -654,10 +658,14 @@ impl Sandbox {
                         .cloned()
                         .unwrap_or_else(|| format!("step {index}")),
                 };
-                self.last = Some(Final::NotStarted(format!(
-                    "the sandbox could not {step}: {}",
+                let why = if record[2] == libc::EFBIG as u64 && step.starts_with("copy ") {
+                    format!("more than {} to copy", super::size_text(MAX_COPIED))
+                } else if record[2] == libc::ELOOP as u64 {
+                    "a link where a file or folder was (nothing is copied through a link)".to_string()
+                } else {
                     text(record[2])
-                )));
+                };
+                self.last = Some(Final::NotStarted(format!("the sandbox could not {step}: {why}")));
             }
             inside::REC_EXEC_FAILED => {
                 self.last = Some(Final::NotStarted(text(record[1])));

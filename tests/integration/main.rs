@@ -23,6 +23,7 @@ mod players;
 mod protocols;
 mod rules_against_mailbox;
 mod sandbox;
+mod sandbox_edges;
 mod scripts;
 mod search_equivalence;
 mod seed004;

@@ -1,0 +1,511 @@
+//! The sandbox's edges, attacked as a hostile class would: a student's file that would run on the
+//! host, copies through links, a whole class folder handed to each student, floods, memory outside
+//! any process, processes busy between moves, hidden children, what a report shows of students'
+//! names and words. Each hostile student or player plays beside an honest one, whose verdicts stay
+//! right; each test is named after what it stops.
+
+use crate::common;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde_json::Value;
+
+/// Python: the first legal move of `board` for `token`.
+const FIRST_LEGAL: &str = r#"
+def first_legal(board, token):
+    other = 'o' if token == 'x' else 'x'
+    for sq in range(64):
+        if board[sq] != '.':
+            continue
+        r, c = divmod(sq, 8)
+        for dr in (-1, 0, 1):
+            for dc in (-1, 0, 1):
+                rr, cc, n = r + dr, c + dc, 0
+                while (dr or dc) and 0 <= rr < 8 and 0 <= cc < 8 and board[rr * 8 + cc] == other:
+                    rr, cc, n = rr + dr, cc + dc, n + 1
+                if n and 0 <= rr < 8 and 0 <= cc < 8 and board[rr * 8 + cc] == token:
+                    return sq
+"#;
+
+/// An executable Python script at `path` (an argv player: `BOARD TOKEN` in, a move out) that first
+/// appends its arguments to `marker` if it can: only on the host can it reach that file.
+fn argv_player(path: &Path, marker: &Path) {
+    let source = format!(
+        "#!/usr/bin/env python3\nimport sys\n{FIRST_LEGAL}\ntry:\n    open({:?}, 'a').write(repr(sys.argv) + '\\n')\nexcept OSError:\n    pass\nif len(sys.argv) == 3 and len(sys.argv[1]) == 64:\n    print(first_legal(sys.argv[1], sys.argv[2]))\nelse:\n    print(sys.executable)\n",
+        marker.display().to_string()
+    );
+    std::fs::write(path, source).unwrap();
+    std::fs::set_permissions(path, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+}
+
+/// What reached the host's marker file (nothing, when every run stayed in its sandbox).
+fn reached(marker: &Path) -> String {
+    std::fs::read_to_string(marker).unwrap_or_default()
+}
+
+/// The JSON Lines of a command's stdout.
+fn json_lines(stdout: &[u8]) -> Vec<Value> {
+    String::from_utf8_lossy(stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}")))
+        .collect()
+}
+
+/// A class folder of argv players: `honest` and one whose file is named `python3` (as `python`
+/// and `python3.12` would be); the marker each appends to when it runs outside a sandbox.
+fn class_with_a_python3(dir: &Path) -> (PathBuf, PathBuf) {
+    let class = dir.join("class");
+    std::fs::create_dir(&class).unwrap();
+    let marker = dir.join("reached-the-host.txt");
+    argv_player(&class.join("honest"), &marker);
+    argv_player(&class.join("python3"), &marker);
+    (class, marker)
+}
+
+/// A file named `python3` was taken for the interpreter and run on the host, as the teacher, to
+/// ask where it is installed: in `lab4 --class`, `tournament --class`, `match argv:PATH` and
+/// `grade -- PATH` it is now a student's program, run in the sandbox like any other.
+#[test]
+fn a_students_file_named_python3_is_never_run_on_the_host() {
+    let dir = tempfile::tempdir().unwrap();
+    let (class, marker) = class_with_a_python3(dir.path());
+    let output = common::othello(["lab4", "--class"])
+        .arg(&class)
+        .args([
+            "--form",
+            "argv",
+            "--run",
+            "{}",
+            "--games",
+            "2",
+            "--move-time",
+            "5",
+            "--json",
+        ])
+        .timeout(Duration::from_secs(120))
+        .output()
+        .unwrap();
+    assert_eq!(reached(&marker), "", "lab4 --class ran a student's file on the host");
+    let students = json_lines(&output.stdout);
+    assert_eq!(students.len(), 2, "{}", String::from_utf8_lossy(&output.stderr));
+    for student in &students {
+        assert_eq!(student["played"], 2, "{student}");
+        assert_eq!(student["forfeits"], 0, "{student}");
+    }
+
+    let output = common::othello(["tournament", "--class"])
+        .arg(&class)
+        .args([
+            "--form",
+            "argv",
+            "--run",
+            "{}",
+            "--rounds",
+            "1",
+            "--move-time",
+            "5",
+            "--json",
+        ])
+        .timeout(Duration::from_secs(120))
+        .output()
+        .unwrap();
+    assert_eq!(
+        reached(&marker),
+        "",
+        "tournament --class ran a student's file on the host"
+    );
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["players"].as_array().unwrap().len(), 2, "{report}");
+
+    let player = format!("argv:{}", class.join("python3").display());
+    common::othello(["match", &player, "random", "--games", "2", "--move-time", "5"])
+        .timeout(Duration::from_secs(120))
+        .assert()
+        .success();
+    assert_eq!(reached(&marker), "", "match argv:PATH ran a student's file on the host");
+
+    let cases = common::lab_cases(dir.path(), 1, 3);
+    let output = common::othello(["grade"])
+        .arg(&cases)
+        .arg("--")
+        .arg(class.join("python3"))
+        .timeout(Duration::from_secs(120))
+        .output()
+        .unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+    assert_eq!(reached(&marker), "", "grade -- PATH ran a student's file on the host");
+}
+
+/// A quickmove class of two: `classmate` plays; `peek` plays too, but fails to import when it can
+/// see a classmate's file beside its own.
+fn peeking_class(dir: &Path) -> PathBuf {
+    let class = dir.join("class");
+    std::fs::create_dir(&class).unwrap();
+    let player = format!("{FIRST_LEGAL}\ndef quickMove(board, token):\n    return first_legal(board, token)\n");
+    std::fs::write(class.join("classmate.py"), &player).unwrap();
+    let peek = format!(
+        "import os\nseen = os.listdir(os.path.dirname(os.path.abspath(__file__)))\nif 'classmate.py' in seen:\n    raise ImportError('saw a classmate: ' + ' '.join(sorted(seen)))\n{player}"
+    );
+    std::fs::write(class.join("peek.py"), peek).unwrap();
+    class
+}
+
+/// `--whole-folder` gave each class member a copy of the whole class folder, classmates' files
+/// and all, in `lab4 --class` and `tournament --class`: it is refused there, and without it each
+/// student sees only their own file.
+#[test]
+fn whole_folder_with_a_class_is_refused_and_each_student_sees_only_their_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = peeking_class(dir.path());
+    for (command, count) in [("lab4", "--games"), ("tournament", "--rounds")] {
+        let output = common::othello([command, "--class"])
+            .arg(&class)
+            .args(["--form", "quickmove", count, "1", "--whole-folder"])
+            .timeout(Duration::from_secs(120))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{command}: {stderr}");
+        assert!(stderr.contains("--whole-folder"), "{command}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{command}: {stderr}");
+    }
+    let output = common::othello(["lab4", "--class"])
+        .arg(&class)
+        .args(["--form", "quickmove", "--games", "2", "--json"])
+        .timeout(Duration::from_secs(120))
+        .output()
+        .unwrap();
+    let students = json_lines(&output.stdout);
+    assert_eq!(students.len(), 2);
+    for student in &students {
+        assert_eq!(student["played"], 2, "{student}");
+    }
+}
+
+/// A class folder holding the course's reference program as `honest.py`, and a folder outside it
+/// with the teacher's secret (as `~/.ssh/id_rsa` or `/etc/shadow` would be): (class, secrets).
+fn class_beside_a_secret(dir: &Path) -> (PathBuf, PathBuf) {
+    let class = dir.join("class");
+    std::fs::create_dir(&class).unwrap();
+    let reference = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/lab_reference.py");
+    std::fs::copy(reference, class.join("honest.py")).unwrap();
+    let secrets = dir.join("teacher");
+    std::fs::create_dir(&secrets).unwrap();
+    std::fs::write(secrets.join("secret.txt"), "TEACHER-SECRET-7731\n").unwrap();
+    (class, secrets)
+}
+
+/// `grade --class` of a class with `--timeout 5`, JSON and CSV to files: (exit status, stdout, the
+/// JSON objects, every report's text together).
+fn grade_class(dir: &Path, class: &Path, cases: &Path, extra: &[&str]) -> (i32, String, Vec<Value>, String) {
+    let json = dir.join("grades.jsonl");
+    let csv = dir.join("grades.csv");
+    let output = common::othello(["grade"])
+        .arg(cases)
+        .arg("--class")
+        .arg(class)
+        .args(["--run", "python3 {}", "--timeout", "5", "--jobs", "2", "--json"])
+        .arg(&json)
+        .arg("--csv")
+        .arg(&csv)
+        .args(extra)
+        .timeout(Duration::from_secs(300))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let json_text = std::fs::read_to_string(&json).unwrap_or_default();
+    let objects = json_lines(json_text.as_bytes());
+    let all = format!(
+        "{stdout}{}{json_text}{}",
+        String::from_utf8_lossy(&output.stderr),
+        std::fs::read_to_string(&csv).unwrap_or_default()
+    );
+    (output.status.code().unwrap_or(-1), stdout, objects, all)
+}
+
+/// Each program's verdicts (the first judge's), case by case.
+fn verdicts(objects: &[Value], program: &str) -> Vec<String> {
+    objects
+        .iter()
+        .filter(|o| o["type"] == "case" && o["program"] == program)
+        .map(|o| o["verdict"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// A class entry that was a link to a file outside the class folder was copied for the student,
+/// and Python's traceback put its first line in every report: it is refused, named, and its
+/// target never read.
+#[test]
+fn a_class_entry_linked_to_outside_the_class_is_refused_and_never_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let (class, secrets) = class_beside_a_secret(dir.path());
+    std::os::unix::fs::symlink(secrets.join("secret.txt"), class.join("thief.py")).unwrap();
+    let cases = common::lab_cases(dir.path(), 2, 5);
+    let (status, stdout, objects, all) = grade_class(dir.path(), &class, &cases, &[]);
+    assert_eq!(status, 1, "{stdout}");
+    assert_eq!(verdicts(&objects, "honest"), ["pass"; 2], "{stdout}");
+    assert_eq!(verdicts(&objects, "thief"), ["crash"; 2], "{stdout}");
+    assert!(!all.contains("TEACHER-SECRET"), "the secret reached a report: {all}");
+    assert!(
+        stdout.contains("thief.py is a link to") && stdout.contains("outside the class folder"),
+        "{stdout}"
+    );
+    // lab4 and tournament leave it out the same way.
+    let output = common::othello(["lab4", "--class"])
+        .arg(&class)
+        .args(["--form", "strategy", "--games", "2", "--json"])
+        .timeout(Duration::from_secs(120))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(!text.contains("TEACHER-SECRET"), "{text}");
+    let thief = json_lines(&output.stdout)
+        .into_iter()
+        .find(|s| s["student"] == "thief")
+        .unwrap();
+    assert!(
+        thief["could_not_play"]
+            .as_str()
+            .unwrap()
+            .contains("outside the class folder"),
+        "{thief}"
+    );
+}
+
+/// Exchanges two paths (a folder or file and a link) as fast as the kernel allows, until told to
+/// stop: the number of exchanges.
+fn keep_exchanging(
+    a: PathBuf,
+    b: PathBuf,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+) -> std::thread::JoinHandle<u64> {
+    std::thread::spawn(move || {
+        use std::os::unix::ffi::OsStrExt;
+        let c = |p: &Path| std::ffi::CString::new(p.as_os_str().as_bytes()).unwrap();
+        let (a, b) = (c(&a), c(&b));
+        let mut swaps = 0u64;
+        while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+            // SAFETY: renameat2 on two C strings that outlive the call.
+            let done = unsafe {
+                libc::renameat2(
+                    libc::AT_FDCWD,
+                    a.as_ptr(),
+                    libc::AT_FDCWD,
+                    b.as_ptr(),
+                    libc::RENAME_EXCHANGE,
+                )
+            };
+            assert_eq!(done, 0, "{}", std::io::Error::last_os_error());
+            swaps += 1;
+        }
+        swaps
+    })
+}
+
+/// Two students swapping what they handed in for links while it was copied: `racer`'s sub-folder
+/// for a link to the teacher's folder (a root-only file reached the student in 16 runs of 300),
+/// `leak.py` itself for a link to the teacher's file (each run followed the link again, and
+/// Python's traceback printed the file's first line). Every copy opens each component without
+/// following a link, from the path resolved once: a swap gives them nothing.
+#[test]
+fn entries_swapped_for_links_during_the_copies_give_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let (class, secrets) = class_beside_a_secret(dir.path());
+    let racer = class.join("racer");
+    std::fs::create_dir_all(racer.join("sub")).unwrap();
+    std::fs::write(racer.join("sub/harmless.txt"), "nothing here\n").unwrap();
+    std::fs::write(
+        racer.join("__main__.py"),
+        "import os, sys\nfor root, _, files in os.walk(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'sub')):\n    for name in files:\n        sys.stderr.write(open(os.path.join(root, name)).read())\nsys.exit(1)\n",
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(&secrets, racer.join("swap")).unwrap();
+    std::fs::write(class.join("leak.py"), "import sys\nsys.exit(1)\n").unwrap();
+    // Hidden from the class listing (a dot), exchanged with leak.py.
+    std::os::unix::fs::symlink(secrets.join("secret.txt"), class.join(".swap")).unwrap();
+    let cases = common::lab_cases(dir.path(), 40, 9);
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let swappers = [
+        keep_exchanging(racer.join("sub"), racer.join("swap"), stop.clone()),
+        keep_exchanging(class.join("leak.py"), class.join(".swap"), stop.clone()),
+    ];
+    let (status, stdout, objects, all) = grade_class(dir.path(), &class, &cases, &[]);
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    for swapper in swappers {
+        let swaps = swapper.join().unwrap();
+        assert!(swaps > 1000, "swapped only {swaps} times");
+    }
+    assert_eq!(status, 1, "{stdout}");
+    assert_eq!(verdicts(&objects, "honest"), ["pass"; 40], "{stdout}");
+    assert_eq!(verdicts(&objects, "racer").len(), 40);
+    assert_eq!(verdicts(&objects, "leak").len(), 40);
+    assert!(!all.contains("TEACHER-SECRET"), "the teacher's file reached a student");
+}
+
+/// A student's folder of a few bytes when it was sized, grown (or sparse: 1 GB that takes no
+/// disk) by the time of its copy, was copied whole for every run: 80 cases took 95 s instead of 3,
+/// and memory with them. Copies stop at their budget, and the run says why.
+#[test]
+fn copies_stop_at_their_budget_however_large_the_entry_has_become() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = dir.path().join("bot");
+    std::fs::create_dir(&bot).unwrap();
+    std::fs::write(
+        bot.join("__main__.py"),
+        format!("import sys\n{FIRST_LEGAL}\nprint(first_legal(sys.argv[1], sys.argv[2]))\n"),
+    )
+    .unwrap();
+    let blob = std::fs::File::create(bot.join("blob")).unwrap();
+    blob.set_len(1 << 30).unwrap();
+    let player = format!("argv:python3 {}", bot.display());
+    let started = std::time::Instant::now();
+    let output = common::othello(["lab4", &player, "--games", "2", "--move-time", "5", "--json"])
+        .timeout(Duration::from_secs(120))
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|_| panic!("no report: {}", String::from_utf8_lossy(&output.stderr)));
+    assert_eq!(output.status.code(), Some(1), "{report}");
+    let text = report.to_string();
+    assert!(text.contains("more than 64 MiB to copy"), "{report}");
+    assert!(started.elapsed() < Duration::from_secs(60), "{:?}", started.elapsed());
+    // The same folder without its blob plays.
+    std::fs::remove_file(bot.join("blob")).unwrap();
+    let output = common::othello(["lab4", &player, "--games", "2", "--move-time", "5", "--json"])
+        .timeout(Duration::from_secs(120))
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        (&report["played"], &report["forfeits"]),
+        (&2.into(), &0.into()),
+        "{report}"
+    );
+}
+
+/// Runs `command` to its end, reading the resident memory of its process every 20 ms: (its
+/// output, the most resident memory seen, in bytes).
+fn peak_memory(mut command: std::process::Command) -> (std::process::Output, u64) {
+    use std::io::Read as _;
+    let mut child = common::spawn(
+        command
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped()),
+    );
+    let (mut out, mut err) = (child.stdout.take().unwrap(), child.stderr.take().unwrap());
+    let reader = std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        out.read_to_end(&mut bytes).unwrap();
+        bytes
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        err.read_to_end(&mut bytes).unwrap();
+        bytes
+    });
+    let status_file = format!("/proc/{}/status", child.id());
+    let mut peak = 0u64;
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(started.elapsed() < Duration::from_secs(120), "it did not end");
+        let resident = std::fs::read_to_string(&status_file)
+            .unwrap_or_default()
+            .lines()
+            .find_map(|l| {
+                l.strip_prefix("VmRSS:")
+                    .map(|v| v.trim().trim_end_matches(" kB").parse::<u64>().unwrap_or(0))
+            })
+            .unwrap_or(0);
+        peak = peak.max(resident << 10);
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let output = std::process::Output {
+        status,
+        stdout: reader.join().unwrap(),
+        stderr: err_reader.join().unwrap(),
+    };
+    (output, peak)
+}
+
+/// A quickmove player that wrote its answers pipe without end, from a thread of its own while the
+/// opponent thought, grew the moderator by 300 MB a second (a tournament was OOM-killed at 4 GiB):
+/// what the moderator holds of a player's answers is bounded, and the flood ends the player with a
+/// reason of its own. Beside it, an honest player against the same slow opponent.
+#[test]
+fn a_player_flooding_its_answers_is_ended_and_the_moderator_stays_small() {
+    let dir = tempfile::tempdir().unwrap();
+    let legal =
+        format!("{FIRST_LEGAL}\ndef quickMove(board, token):\n    start()\n    return first_legal(board, token)\n");
+    // From just after its first move on, a thread writes the answers' pipe: lines, or one line
+    // without end.
+    let flooder = |name: &str, line: &str| {
+        let path = dir.path().join(name);
+        let source = format!(
+            "import __main__, threading, time\nline = {line}\ndef flood():\n    time.sleep(0.2)\n    while True:\n        __main__.answers.write(line)\n        __main__.answers.flush()\nstarted = []\ndef start():\n    if not started:\n        started.append(threading.Thread(target=flood, daemon=True))\n        started[0].start()\n{legal}"
+        );
+        std::fs::write(&path, source).unwrap();
+        path
+    };
+    let lines = flooder("lines.py", "'move 19 ' + 'x' * 4000 + '\\n'");
+    let endless = flooder("endless.py", "'x' * 65536");
+    let honest = dir.path().join("honest.py");
+    std::fs::write(&honest, legal.replace("    start()\n", "")).unwrap();
+    // The opponent takes a second of wall time (little CPU time) a move.
+    let slow = dir.path().join("slow.py");
+    std::fs::write(
+        &slow,
+        legal.replace("    start()\n", "    import time\n    time.sleep(1)\n"),
+    )
+    .unwrap();
+    let opponent = format!("quickmove:{}", slow.display());
+    for (player, failure) in [
+        (&lines, "flooded its answers"),
+        (&endless, "flooded its answers"),
+        (&honest, ""),
+    ] {
+        let mut command = common::othello_std();
+        // The honest player needs no slow opponent: nothing of its own runs between its moves.
+        let opponent = if failure.is_empty() {
+            "random"
+        } else {
+            opponent.as_str()
+        };
+        command.args([
+            "lab4",
+            &format!("quickmove:{}", player.display()),
+            "--opponent",
+            opponent,
+        ]);
+        command.args(["--games", "1", "--game-time", "20", "--json"]);
+        let (output, peak) = peak_memory(command);
+        let report: Value = serde_json::from_slice(&output.stdout)
+            .unwrap_or_else(|_| panic!("no report: {}", String::from_utf8_lossy(&output.stderr)));
+        assert!(
+            peak < 64 << 20,
+            "{}: the moderator grew to {} MB",
+            player.display(),
+            peak >> 20
+        );
+        if failure.is_empty() {
+            assert_eq!(
+                (&report["played"], &report["forfeits"]),
+                (&1.into(), &0.into()),
+                "{report}"
+            );
+        } else {
+            assert_eq!(report["forfeits"], 1, "{report}");
+            let text = report["ended_by"]["failure"].as_str().unwrap_or_default();
+            assert!(text.contains(failure), "{}: {report}", player.display());
+        }
+    }
+}
