@@ -56,6 +56,7 @@ pub mod parallel;
 pub mod patterns;
 pub mod player;
 pub mod position;
+pub mod printable;
 pub mod programs;
 pub mod protocol;
 pub mod rng;

@@ -251,7 +251,7 @@ fn run_class(args: &Lab4Args, class: &std::path::Path) -> Result<()> {
         });
         let test = StudentTest {
             name,
-            player: format!("{}{}", args.form.prefix(), path.display()),
+            player: format!("{}{}", args.form.prefix(), crate::printable::name(path.as_os_str())),
             result,
         };
         let csv_to_stdout = args.csv.as_deref().is_some_and(super::output::is_stdout);

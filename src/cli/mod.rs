@@ -798,14 +798,15 @@ pub(crate) fn member_refused(path: &std::path::Path) -> Option<String> {
     }
 }
 
-/// A student's name in reports: a folder's name, a file's name without its extension.
+/// A student's name in reports: a folder's name, a file's name without its extension, escaped
+/// for people (`crate::printable::name`: a control character or a byte that is not UTF-8 shows).
 pub(crate) fn member_name(path: &std::path::Path) -> String {
     let name = if path.is_dir() {
         path.file_name()
     } else {
         path.file_stem()
     };
-    name.map_or_else(Default::default, |n| n.to_string_lossy().into_owned())
+    name.map_or_else(Default::default, crate::printable::name)
 }
 
 /// A class member as a player of `form`: `quickmove:FILE`, `strategy:FILE`, or for argv the

@@ -361,8 +361,8 @@ fn summary(replayed: &Replayed) -> String {
     let passes = game.turns().len() - moves;
     format!(
         "{} (black) vs {} (white): black {black}, white {white}, {verdict}; {} and {}, all legal\n",
-        log.black,
-        log.white,
+        crate::printable::escape(&log.black),
+        crate::printable::escape(&log.white),
         display::counted(moves as u64, "move", "moves"),
         display::counted(passes as u64, "pass", "passes"),
     )

@@ -38,10 +38,13 @@ pub fn page(title: &str, games: &[(String, String, &Game)]) -> String {
         .iter()
         .map(|(black, white, game)| page_game(black, white, game))
         .collect();
-    // Inside a script element only `</` could end it early.
+    // Inside a script element `</script` ends it, and `<!--` followed by `<script` makes the parser
+    // swallow what follows: no `<`, `>` or `&` is left in the data (JSON escapes mean the same).
     let data = serde_json::to_string(&games)
         .expect("the page's data serializes")
-        .replace("</", "<\\/");
+        .replace('<', "\\u003c")
+        .replace('>', "\\u003e")
+        .replace('&', "\\u0026");
     TEMPLATE
         .replace("{{title}}", &crate::course::report::escape(title))
         .replace("{{data}}", &data)

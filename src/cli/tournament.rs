@@ -116,7 +116,12 @@ pub fn run(args: TournamentArgs) -> Result<()> {
     };
     let mut log = MatchLog::open(args.log.as_deref())?;
     let mut csv = args.csv.as_deref().map(Output::open).transpose()?;
-    let names: Vec<String> = config.players.iter().map(ToString::to_string).collect();
+    // Escaped for people: a name is a student's file name, which may hold terminal controls.
+    let names: Vec<String> = config
+        .players
+        .iter()
+        .map(|player| crate::printable::escape(&player.to_string()).into_owned())
+        .collect();
     let mut games = 0;
     let players = config.players.len();
     let expected = match config.format {

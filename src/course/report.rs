@@ -162,12 +162,27 @@ pub fn class_table(programs: &[Program], summaries: &[Summary], judges: &[Judge]
     out
 }
 
-/// A CSV field, quoted when it holds a comma, a quote or a line break.
+/// A CSV field, quoted when it holds a comma, a quote or a line break. A text field that starts
+/// with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'` (OWASP's rule for CSV
+/// injection): a spreadsheet would run it as a formula (`=HYPERLINK(...)` as a student's name).
+/// Numbers are written by their callers, never through here.
+///
+/// ```
+/// use othello::course::report::csv_field;
+/// assert_eq!(csv_field("alice"), "alice");
+/// assert_eq!(csv_field("=HYPERLINK(\"http://x\")"), "\"'=HYPERLINK(\"\"http://x\"\")\"");
+/// assert_eq!(csv_field("-5"), "'-5");
+/// ```
 pub fn csv_field(text: &str) -> String {
+    let text = if text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{text}")
+    } else {
+        text.to_string()
+    };
     if text.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", text.replace('"', "\"\""))
     } else {
-        text.to_string()
+        text
     }
 }
 

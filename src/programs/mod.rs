@@ -11,6 +11,7 @@ pub mod rules;
 use crate::notation::lab_board;
 use crate::player::{Decision, Failed, Failure, Strategy};
 use crate::position::Position;
+use crate::printable::escape;
 use crate::runner::{self, Ending, Job, Limits, Session, Silence, Timing, Word};
 use crate::square::Square;
 use rules::Rules;
@@ -190,7 +191,7 @@ impl ProgramSpec {
 
     fn error(&self, why: impl Into<String>) -> ProgramError {
         ProgramError {
-            spec: format!("{}{}", self.form.prefix(), self.target),
+            spec: escape(&format!("{}{}", self.form.prefix(), self.target)).into_owned(),
             why: why.into(),
         }
     }
@@ -453,8 +454,8 @@ impl ProgramPlayer {
                 Ok(move_) => Ok((Some(move_), elapsed)),
                 Err(_) => Err(fail(helper, Failure::NoMove)),
             },
-            Some(("error", message)) => Err(fail(helper, Failure::Crashed(message.to_string()))),
-            Some(("illegal", text)) => Err(fail(helper, Failure::NotAMove(text.to_string()))),
+            Some(("error", message)) => Err(fail(helper, Failure::Crashed(escape(message).into_owned()))),
+            Some(("illegal", text)) => Err(fail(helper, Failure::NotAMove(escape(text).into_owned()))),
             _ if answer == "none" => Err(fail(helper, Failure::NoMove)),
             _ => Err(fail(
                 helper,
@@ -567,7 +568,10 @@ impl Helper {
             }
             Ok(line) => Err(failed(
                 &session,
-                format!("import failed: {}", line.strip_prefix("error ").unwrap_or(&line)),
+                format!(
+                    "import failed: {}",
+                    escape(line.strip_prefix("error ").unwrap_or(&line))
+                ),
             )),
             Err(Silence::TimedOut) => Err(failed(
                 &session,

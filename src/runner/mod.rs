@@ -439,7 +439,7 @@ impl Ending {
             Ending::FileSizeLimit => format!("file size limit {}", size_text(resources.file_size)),
             Ending::OpenFilesLimit => format!("open files limit {}", resources.open_files),
             Ending::ProcessLimit => format!("process limit {}", resources.processes),
-            Ending::NotStarted(why) => format!("could not be started: {why}"),
+            Ending::NotStarted(why) => format!("could not be started: {}", crate::printable::escape(why)),
         }
     }
 
@@ -517,13 +517,14 @@ impl Run {
     }
 }
 
-/// The last `count` non-empty lines of a stream.
+/// The last `count` non-empty lines of a stream, their control characters escaped: a student's
+/// stderr reaches reports people read in a terminal.
 fn last_lines(bytes: &[u8], count: usize) -> Vec<String> {
     let text = String::from_utf8_lossy(bytes);
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
     lines[lines.len().saturating_sub(count)..]
         .iter()
-        .map(|l| l.to_string())
+        .map(|l| crate::printable::escape(l).into_owned())
         .collect()
 }
 

@@ -14,7 +14,7 @@ const LAYERS: [(&str, &[&str]); 7] = [
             "notation", "rng", "log",
         ],
     ),
-    ("plumbing", &["files", "scratch", "parallel", "runner"]),
+    ("plumbing", &["files", "printable", "scratch", "parallel", "runner"]),
     ("evaluation and search", &["stability", "eval", "patterns", "search"]),
     ("players", &["strategy", "programs", "matches", "training"]),
     ("course tools and protocols", &["course", "protocol"]),

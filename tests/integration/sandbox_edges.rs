@@ -509,3 +509,218 @@ fn a_player_flooding_its_answers_is_ended_and_the_moderator_stays_small() {
         }
     }
 }
+
+/// What a hostile student writes to reach the teacher's terminal, as a Python literal: a window
+/// title (OSC 0), the clipboard (OSC 52), the cursor moved up and the line erased, and a forged
+/// summary line over it.
+const TERMINAL_TRICKS: &str = r"'\x1b]0;pwned\x07\x1b]52;c;cGF3bmVk\x07\x1b[1A\x1b[2K\rhonest: tolerant 9/9 FORGED'";
+
+/// Whether a report for people holds a control character other than a line's end, or the forged
+/// line at the start of a line.
+fn unsafe_for_a_terminal(text: &str) -> Option<String> {
+    if let Some(c) = text.chars().find(|&c| c.is_control() && c != '\n') {
+        return Some(format!("a control character {c:?}"));
+    }
+    text.lines()
+        .find(|line| line.starts_with("honest: ") && line.contains("FORGED"))
+        .map(|line| format!("a forged line: {line:?}"))
+}
+
+/// A class whose hostile members are named with terminal controls and a line break, and whose
+/// stderr and exception messages carry the tricks, beside the honest reference.
+fn terminal_class(dir: &Path) -> PathBuf {
+    let class = dir.join("class");
+    std::fs::create_dir(&class).unwrap();
+    let reference = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/lab_reference.py");
+    std::fs::copy(reference, class.join("honest.py")).unwrap();
+    let tricks = TERMINAL_TRICKS;
+    // As a lab program it crashes with the tricks on stderr; as a quickmove player, its import does.
+    let source = format!("import sys\nsys.stderr.write({tricks} + '\\n')\nraise ValueError({tricks})\n");
+    std::fs::write(class.join("\x1b]0;title\x07\x1b[2Jeve.py"), &source).unwrap();
+    std::fs::write(class.join("split\nhonest: tolerant 9 of 9 FORGED.py"), &source).unwrap();
+    class
+}
+
+/// Terminal escapes in students' stderr, file names and import errors reached the teacher's
+/// terminal raw in the text reports of grade, lab4, tournament and replay, and a line break in a
+/// name split a report's line: every control character of theirs is shown escaped.
+#[test]
+fn students_text_reaches_the_terminal_escaped_in_every_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = terminal_class(dir.path());
+    let cases = common::lab_cases(dir.path(), 2, 5);
+    let (status, stdout, objects, _) = grade_class(dir.path(), &class, &cases, &["--show", "5"]);
+    assert_eq!(status, 1, "{stdout}");
+    assert_eq!(verdicts(&objects, "honest"), ["pass"; 2], "{stdout}");
+    assert_eq!(unsafe_for_a_terminal(&stdout), None, "grade: {stdout}");
+    assert!(
+        stdout.contains("\\x1b]0;pwned\\x07"),
+        "the tricks are shown escaped: {stdout}"
+    );
+    assert!(stdout.contains("split\\nhonest"), "{stdout}");
+    for (command, count) in [("lab4", "--games"), ("tournament", "--rounds")] {
+        let output = common::othello([command, "--class"])
+            .arg(&class)
+            .args(["--form", "quickmove", count, "1"])
+            .timeout(Duration::from_secs(120))
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&output.stdout);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(unsafe_for_a_terminal(&text), None, "{command}: {text}");
+        assert_eq!(unsafe_for_a_terminal(&stderr), None, "{command}: {stderr}");
+        assert!(
+            text.contains("eve") || stderr.contains("eve"),
+            "{command}: {text}{stderr}"
+        );
+    }
+    // A log whose player is named with the tricks, replayed.
+    let player = dir.path().join(format!("{}.py", "\x1b[1A\x1b[2Kplayer"));
+    std::fs::write(
+        &player,
+        format!("{FIRST_LEGAL}\ndef quickMove(board, token):\n    return first_legal(board, token)\n"),
+    )
+    .unwrap();
+    let log = dir.path().join("games.jsonl");
+    common::othello([
+        "match",
+        &format!("quickmove:{}", player.display()),
+        "random",
+        "--games",
+        "2",
+        "--log",
+    ])
+    .arg(&log)
+    .timeout(Duration::from_secs(120))
+    .assert()
+    .success();
+    let output = common::othello(["replay"]).arg(&log).output().unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{text}");
+    assert_eq!(unsafe_for_a_terminal(&text), None, "replay: {text}");
+    assert!(text.contains("\\x1b[1A"), "{text}");
+}
+
+/// The cells of a CSV text (RFC 4180: quoted cells may hold commas, quotes and line breaks).
+fn csv_cells(text: &str) -> Vec<String> {
+    let (mut cells, mut cell, mut quoted, mut chars) = (Vec::new(), String::new(), false, text.chars().peekable());
+    while let Some(c) = chars.next() {
+        match (c, quoted) {
+            ('"', true) if chars.peek() == Some(&'"') => {
+                cell.push('"');
+                chars.next();
+            }
+            ('"', _) => quoted = !quoted,
+            (',' | '\n', false) => cells.push(std::mem::take(&mut cell)),
+            (c, _) => cell.push(c),
+        }
+    }
+    cells.push(cell);
+    cells
+}
+
+/// A student named `=HYPERLINK(...)` (or `+`, `-`, `@` first) was a live formula in the grade,
+/// lab4 and tournament gradebooks: such a cell starts with `'`, as OWASP's rule says.
+#[test]
+fn gradebook_cells_never_start_a_formula() {
+    let dir = tempfile::tempdir().unwrap();
+    // The same names twice: lab programs for grade, quickmove players for lab4 and tournament.
+    let (class, players) = (dir.path().join("class"), dir.path().join("players"));
+    std::fs::create_dir(&class).unwrap();
+    std::fs::create_dir(&players).unwrap();
+    let reference = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/lab_reference.py");
+    let player = format!("{FIRST_LEGAL}\ndef quickMove(board, token):\n    return first_legal(board, token)\n");
+    for name in ["honest", "=HYPERLINK(\"x.example\",\"y\")", "+SUM(1,2)", "-2+3", "@cmd"] {
+        std::fs::copy(&reference, class.join(format!("{name}.py"))).unwrap();
+        std::fs::write(players.join(format!("{name}.py")), &player).unwrap();
+    }
+    let cases = common::lab_cases(dir.path(), 1, 5);
+    let (status, stdout, objects, _) = grade_class(dir.path(), &class, &cases, &[]);
+    assert_eq!(status, 0, "{stdout}");
+    assert_eq!(verdicts(&objects, "honest"), ["pass"]);
+    let mut books = vec![std::fs::read_to_string(dir.path().join("grades.csv")).unwrap()];
+    for (command, count) in [("lab4", "--games"), ("tournament", "--rounds")] {
+        let output = common::othello([command, "--class"])
+            .arg(&players)
+            .args(["--form", "quickmove", count, "1", "--csv", "-"])
+            .timeout(Duration::from_secs(120))
+            .output()
+            .unwrap();
+        books.push(String::from_utf8_lossy(&output.stdout).into_owned());
+    }
+    for (k, book) in books.iter().enumerate() {
+        let cells = csv_cells(book);
+        assert!(
+            cells.iter().any(|c| c == "honest" || c.ends_with("/honest.py")),
+            "{book}"
+        );
+        // The tournament names players by their files' paths, which start with the form.
+        if k < 2 {
+            assert!(cells.iter().any(|c| c.starts_with("'=HYPERLINK")), "{book}");
+        }
+        let live: Vec<&String> = cells.iter().filter(|c| c.starts_with(['=', '+', '-', '@'])).collect();
+        assert!(live.is_empty(), "formulas {live:?} in {book}");
+    }
+}
+
+/// The DOM of a page after its scripts ran, from headless Chromium (which `.ci/run` installs).
+fn rendered(page: &Path) -> String {
+    let profile = tempfile::tempdir().unwrap();
+    let output = common::dies_with_test(std::process::Command::new("chromium"))
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--virtual-time-budget=2000",
+            "--dump-dom",
+        ])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .arg(format!("file://{}", page.display()))
+        .output()
+        .expect("chromium runs the page tests (.ci/run installs Debian's chromium)");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// A player named `<!--<script>.py` emptied the replay page (none of its games listed): the
+/// page's data holds no `<`, `>` or `&`, and the page lists every game with the name as text.
+#[test]
+fn a_player_named_like_markup_leaves_the_replay_page_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let player = dir.path().join("<!--<script>.py");
+    std::fs::write(
+        &player,
+        format!("{FIRST_LEGAL}\ndef quickMove(board, token):\n    return first_legal(board, token)\n"),
+    )
+    .unwrap();
+    let log = dir.path().join("games.jsonl");
+    common::othello([
+        "match",
+        &format!("quickmove:{}", player.display()),
+        "random",
+        "--games",
+        "3",
+        "--log",
+    ])
+    .arg(&log)
+    .timeout(Duration::from_secs(120))
+    .assert()
+    .success();
+    let page = dir.path().join("page.html");
+    common::othello(["replay"])
+        .arg(&log)
+        .arg("--html")
+        .arg(&page)
+        .assert()
+        .success();
+    let dom = rendered(&page);
+    assert_eq!(dom.matches("<option").count(), 3, "every game is listed: {dom}");
+    assert!(
+        dom.contains("&lt;!--&lt;script&gt;"),
+        "the name is shown as text: {dom}"
+    );
+}
