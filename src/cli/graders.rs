@@ -151,6 +151,8 @@ pub fn run_cases(args: CasesArgs) -> Result<()> {
         .prefix(&crate::scratch::own_prefix(CASES_STAGING))
         .tempdir_in(parent)
         .with_context(|| format!("cannot write into {}", parent.display()))?;
+    // Stopped by a signal, the half-written set goes with it.
+    let _staged = super::signals::remove_folder_on_stop(staging.path());
     let width = args.count.to_string().len().max(3);
     for index in 0..args.count {
         let case = cases::generate(args.seed, u64::from(index), options);

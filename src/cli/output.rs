@@ -45,6 +45,43 @@ fn resolve(path: &Path) -> Result<PathBuf> {
     bail!("cannot write {}: too many symbolic links", path.display())
 }
 
+/// Takes the advisory lock of a file this run writes as a stream, held as long as the file is open:
+/// two runs appending to one file would interleave their lines. Refused, naming the other run's
+/// process, when another holds it.
+fn lock(file: &File, path: &Path) -> Result<()> {
+    use std::os::fd::AsRawFd;
+    // SAFETY: flock on a descriptor this function's caller owns.
+    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+        return Ok(());
+    }
+    let error = std::io::Error::last_os_error();
+    if error.raw_os_error() != Some(libc::EWOULDBLOCK) {
+        // A file system without locks (some network ones): written as before.
+        return Ok(());
+    }
+    let holder = lock_holder(file).map_or_else(String::new, |pid| format!(" (pid {pid})"));
+    bail!(
+        "cannot write {}: another run{holder} is writing it; give this one another file, or wait for it",
+        path.display()
+    )
+}
+
+/// The process holding a `flock` on the file, from /proc/locks (`1: FLOCK ADVISORY WRITE PID
+/// MAJOR:MINOR:INODE 0 EOF`, the device numbers in hexadecimal).
+fn lock_holder(file: &File) -> Option<u32> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = file.metadata().ok()?;
+    let (major, minor) = (libc::major(meta.dev()), libc::minor(meta.dev()));
+    let wanted = format!("{major:02x}:{minor:02x}:{}", meta.ino());
+    let locks = fs::read_to_string("/proc/locks").ok()?;
+    locks.lines().find_map(|line| {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let at = fields.iter().position(|f| *f == "FLOCK")?;
+        let (pid, node) = (fields.get(at + 3)?, fields.get(at + 4)?);
+        (*node == wanted).then(|| pid.parse().ok()).flatten()
+    })
+}
+
 /// A temporary file, removed if a signal stops the program before it is renamed into place.
 pub struct Temporary {
     file: tempfile::NamedTempFile,
@@ -118,11 +155,15 @@ impl Output {
         if let Some(output) = Output::open_special(path)? {
             return Ok(output);
         }
+        // Locked before it is emptied: a file another run is writing is left as it is.
         let file = OpenOptions::new()
             .write(true)
             .create(true)
-            .truncate(true)
+            .truncate(false)
             .open(path)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        lock(&file, path)?;
+        file.set_len(0)
             .with_context(|| format!("cannot write {}", path.display()))?;
         Ok(Output::Direct(file, path.to_path_buf()))
     }

@@ -724,3 +724,89 @@ fn a_player_named_like_markup_leaves_the_replay_page_whole() {
         "the name is shown as text: {dom}"
     );
 }
+
+/// Two graders writing one `--json` file interleaved their lines (3 broken lines of 82): the
+/// second is refused, naming the first's process, and the first's lines are whole.
+#[test]
+fn a_second_grader_writing_the_same_json_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = common::lab_cases(dir.path(), 3, 5);
+    let busy = dir.path().join("busy.py");
+    std::fs::write(
+        &busy,
+        "import time\nend = time.time() + 1\nwhile time.time() < end:\n    pass\n",
+    )
+    .unwrap();
+    let json = dir.path().join("grades.jsonl");
+    let grade = |json: &Path| {
+        let mut command = common::othello_std();
+        command
+            .arg("grade")
+            .arg(&cases)
+            .args(["--timeout", "5", "--jobs", "1", "--json"])
+            .arg(json)
+            .arg("--")
+            .arg("python3")
+            .arg(&busy);
+        command
+    };
+    let mut first = common::spawn(grade(&json).stdout(std::process::Stdio::null()));
+    let started = std::time::Instant::now();
+    while !std::fs::read_to_string("/proc/locks")
+        .unwrap()
+        .contains(&format!(" {} ", first.id()))
+    {
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "the first grader took no lock"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let second = grade(&json).output().unwrap();
+    let stderr = String::from_utf8_lossy(&second.stderr);
+    assert_eq!(second.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains(&format!("pid {}", first.id())), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert_eq!(first.wait().unwrap().code(), Some(1));
+    let text = std::fs::read_to_string(&json).unwrap();
+    let objects = json_lines(text.as_bytes());
+    assert_eq!(objects.iter().filter(|o| o["type"] == "case").count(), 3, "{text}");
+}
+
+/// `cases --replace` stopped by SIGTERM or SIGHUP left its staging folder beside the set (23-29
+/// thousand files): it goes with the run, and the old set stays whole.
+#[test]
+fn cases_stopped_by_a_signal_leave_no_staging_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = common::lab_cases(dir.path(), 3, 1);
+    let before = std::fs::read_dir(&cases).unwrap().count();
+    for signal in [libc::SIGTERM, libc::SIGHUP, libc::SIGINT] {
+        let mut command = common::othello_std();
+        command.args(["cases", "--count", "100000", "--replace"]).arg(&cases);
+        let running = common::spawn(command.stdout(std::process::Stdio::null()));
+        // Until the staging folder holds some cases.
+        let started = std::time::Instant::now();
+        let staged = || {
+            std::fs::read_dir(dir.path())
+                .unwrap()
+                .filter_map(Result::ok)
+                .filter(|e| e.file_name().to_string_lossy().starts_with(".othello-cases-"))
+                .map(|e| e.path())
+                .collect::<Vec<_>>()
+        };
+        while !staged()
+            .iter()
+            .any(|s| std::fs::read_dir(s).map_or(0, Iterator::count) > 100)
+        {
+            assert!(started.elapsed() < Duration::from_secs(60), "no staging folder");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        // SAFETY: kill takes plain integers; the child is ours and not reaped yet.
+        unsafe { libc::kill(running.id() as libc::pid_t, signal) };
+        let mut running = running;
+        let status = running.wait().unwrap();
+        assert_eq!(std::os::unix::process::ExitStatusExt::signal(&status), Some(signal));
+        assert_eq!(staged(), Vec::<PathBuf>::new(), "signal {signal}");
+        assert_eq!(std::fs::read_dir(&cases).unwrap().count(), before, "the old set stays");
+    }
+}
