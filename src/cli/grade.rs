@@ -325,15 +325,10 @@ fn programs(args: &GradeArgs) -> Result<Vec<Program>> {
                     MAX_ENTRY_BYTES >> 20
                 );
             }
-            let entry = PathBuf::from(absolute(&path.to_string_lossy())?);
+            let entry = std::path::absolute(&path).with_context(|| format!("cannot resolve {}", path.display()))?;
             Ok(Program::from_template(name, &words, &entry))
         })
         .collect()
-}
-
-fn absolute(path: &str) -> Result<String> {
-    let absolute = std::path::absolute(path).with_context(|| format!("cannot resolve {path}"))?;
-    Ok(absolute.to_string_lossy().into_owned())
 }
 
 /// Checks that the program exists, as a path or in PATH.

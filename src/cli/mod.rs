@@ -821,9 +821,11 @@ pub(crate) fn member_player(
         return Err(why);
     }
     let absolute = std::path::absolute(path).map_err(|e| e.to_string())?;
+    // The text is for people (the entry's name escaped); what runs is `member`, by its bytes.
+    let shown = crate::printable::name(absolute.as_os_str());
     let text = match form {
         ProgramForm::Argv => {
-            let quoted = shell_words::quote(&absolute.to_string_lossy()).into_owned();
+            let quoted = shell_words::quote(&shown).into_owned();
             format!("argv:{}", template.replace("{}", &quoted))
         }
         _ if absolute.is_dir() => {
@@ -832,10 +834,18 @@ pub(crate) fn member_player(
                 form.prefix().trim_end_matches(':')
             ));
         }
-        _ => format!("{}{}", form.prefix(), absolute.display()),
+        _ => format!("{}{shown}", form.prefix()),
     };
-    text.parse()
-        .map_err(|e: crate::strategy::UnknownStrategy| e.to_string())
+    let template = match form {
+        ProgramForm::Argv => {
+            shell_words::split(template).map_err(|e| format!("bad argument {template:?}: --run {e}"))?
+        }
+        _ => Vec::new(),
+    };
+    let spec: crate::strategy::StrategySpec = text
+        .parse()
+        .map_err(|e: crate::strategy::UnknownStrategy| e.to_string())?;
+    Ok(spec.with_program(|program| program.member = Some((absolute, template))))
 }
 
 /// The threads asked for, or one per core.

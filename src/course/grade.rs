@@ -155,16 +155,7 @@ impl Program {
     /// A student of a class: the template's words, `{}` standing for the copy of the student's
     /// file, or of the folder's contents in the working folder.
     pub fn from_template(name: String, template: &[String], entry: &Path) -> Program {
-        let command = template
-            .iter()
-            .map(|word| {
-                if word.contains("{}") {
-                    Word::copy_into(entry, entry.is_dir(), word)
-                } else {
-                    Word::text(word.clone())
-                }
-            })
-            .collect();
+        let command = runner::template_words(template, entry);
         Program {
             name,
             command,

@@ -107,6 +107,10 @@ pub struct ProgramSpec {
     pub rules: Rules,
     /// Unused time carried over to the next move, in whole seconds, as the server's runoff does.
     pub runoff: bool,
+    /// A class member's entry by its own bytes (a name need not be UTF-8, and a file named
+    /// `python3` is a student's like any other), with the `--run` template's words for argv (`{}`
+    /// stands for the entry): what is run. `target` is then only its text for people.
+    pub member: Option<(std::path::PathBuf, Vec<String>)>,
     /// Python helpers with the file imported, waiting for their next game.
     helpers: HelperPool,
 }
@@ -167,6 +171,7 @@ impl ProgramSpec {
             upper_board: false,
             rules: Rules::for_form(form),
             runoff: false,
+            member: None,
             helpers: HelperPool::default(),
         }
     }
@@ -200,6 +205,9 @@ impl ProgramSpec {
     fn words(&self) -> Result<Vec<Word>, ProgramError> {
         match self.form {
             ProgramForm::Argv => {
+                if let Some((entry, template)) = &self.member {
+                    return Ok(runner::template_words(template, entry));
+                }
                 let words = shell_words::split(&self.target)
                     .map_err(|e| self.error(format!("cannot read the command: {e}")))?;
                 if words.is_empty() {
@@ -213,7 +221,10 @@ impl ProgramSpec {
                 } else {
                     "strategy"
                 };
-                let file = std::path::absolute(&self.target).map_err(|e| self.error(e.to_string()))?;
+                let file = match &self.member {
+                    Some((entry, _)) => entry.clone(),
+                    None => std::path::absolute(&self.target).map_err(|e| self.error(e.to_string()))?,
+                };
                 let mut words = vec![
                     Word::text("python3"),
                     Word::text("-u"),
@@ -246,16 +257,25 @@ impl ProgramSpec {
     pub fn check(&self) -> Result<(), ProgramError> {
         match self.form {
             ProgramForm::Argv => {
-                let words = shell_words::split(&self.target)
-                    .map_err(|e| self.error(format!("cannot read the command: {e}")))?;
+                let words = match &self.member {
+                    Some((_, template)) => template.clone(),
+                    None => shell_words::split(&self.target)
+                        .map_err(|e| self.error(format!("cannot read the command: {e}")))?,
+                };
                 match words.first() {
+                    // The member's own entry, there when the class was listed.
+                    Some(first) if first.contains("{}") => Ok(()),
                     None => Err(self.error("an empty command")),
                     Some(first) if !runner::is_runnable(first) => Err(self.error(format!("no such program: {first}"))),
                     Some(_) => Ok(()),
                 }
             }
             ProgramForm::QuickMove | ProgramForm::Strategy => {
-                if !std::path::Path::new(&self.target).is_file() {
+                let file = self
+                    .member
+                    .as_ref()
+                    .map_or_else(|| std::path::PathBuf::from(&self.target), |(entry, _)| entry.clone());
+                if !file.is_file() {
                     return Err(self.error("no such file"));
                 }
                 Helper::start(self)

@@ -74,6 +74,22 @@ impl Word {
     }
 }
 
+/// A `--run` template's words for a class member's entry: a word holding `{}` is a copy of the
+/// entry (of its contents, when it is a folder: `python3 {}` then runs its `__main__.py`), every
+/// other word is the teacher's own text (its first word an interpreter found on PATH).
+pub fn template_words(template: &[String], entry: &Path) -> Vec<Word> {
+    template
+        .iter()
+        .map(|word| {
+            if word.contains("{}") {
+                Word::copy_into(entry, entry.is_dir(), word)
+            } else {
+                Word::text(word.clone())
+            }
+        })
+        .collect()
+}
+
 /// `template` with each `{}` replaced by `path` (bytes, not text: a name need not be UTF-8).
 pub fn fill(template: &OsStr, path: &Path) -> OsString {
     let (template, path) = (template.as_bytes(), path.as_os_str().as_bytes());

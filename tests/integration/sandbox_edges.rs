@@ -810,3 +810,92 @@ fn cases_stopped_by_a_signal_leave_no_staging_folder() {
         assert_eq!(std::fs::read_dir(&cases).unwrap().count(), before, "the old set stays");
     }
 }
+
+/// An honest student whose file's name is not UTF-8 (`Jos\xe9.py`, as zips made on Windows unpack)
+/// got 0: a crash in grade, "could not play" in lab4, left out of a tournament. Names stay bytes
+/// from the class listing to the run, and reports show them escaped.
+#[test]
+fn a_name_that_is_not_utf8_is_graded_like_any_other() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let latin1 = std::ffi::OsStr::from_bytes(b"Jos\xe9.py");
+    let (class, players) = (dir.path().join("class"), dir.path().join("players"));
+    std::fs::create_dir(&class).unwrap();
+    std::fs::create_dir(&players).unwrap();
+    let reference = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/lab_reference.py");
+    let player = format!("{FIRST_LEGAL}\ndef quickMove(board, token):\n    return first_legal(board, token)\n");
+    for name in [latin1, std::ffi::OsStr::new("ascii.py")] {
+        std::fs::copy(&reference, class.join(name)).unwrap();
+        std::fs::write(players.join(name), &player).unwrap();
+    }
+    let cases = common::lab_cases(dir.path(), 2, 5);
+    let (status, stdout, objects, _) = grade_class(dir.path(), &class, &cases, &[]);
+    assert_eq!(status, 0, "{stdout}");
+    assert_eq!(verdicts(&objects, "ascii"), ["pass"; 2], "{stdout}");
+    assert_eq!(verdicts(&objects, "Jos\\xe9"), ["pass"; 2], "{stdout}");
+    for form in ["quickmove", "strategy"] {
+        let source = if form == "quickmove" {
+            player.clone()
+        } else {
+            format!(
+                "{FIRST_LEGAL}\nclass Strategy:\n    def best_strategy(self, board, player, best_move, still_running):\n        best_move.value = first_legal(board, player)\n"
+            )
+        };
+        for name in [latin1, std::ffi::OsStr::new("ascii.py")] {
+            std::fs::write(players.join(name), &source).unwrap();
+        }
+        let output = common::othello(["lab4", "--class"])
+            .arg(&players)
+            .args(["--form", form, "--games", "2", "--move-time", "5", "--json"])
+            .timeout(Duration::from_secs(120))
+            .output()
+            .unwrap();
+        let students = json_lines(&output.stdout);
+        assert_eq!(students.len(), 2, "{}", String::from_utf8_lossy(&output.stderr));
+        for student in &students {
+            assert_eq!(
+                (&student["played"], &student["forfeits"]),
+                (&2.into(), &0.into()),
+                "{form}: {student}"
+            );
+        }
+        assert!(students.iter().any(|s| s["student"] == "Jos\\xe9"), "{students:?}");
+    }
+    let output = common::othello(["tournament", "--class"])
+        .arg(&players)
+        .args(["--form", "strategy", "--rounds", "1", "--move-time", "5", "--json"])
+        .timeout(Duration::from_secs(120))
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&output.stderr)));
+    assert_eq!(report["players"].as_array().unwrap().len(), 2, "{report}");
+    assert_eq!(report["left_out"].as_array().map_or(0, Vec::len), 0, "{report}");
+    // An argv class, through the template.
+    let argv = dir.path().join("argv");
+    std::fs::create_dir(&argv).unwrap();
+    argv_player(&argv.join(latin1), &dir.path().join("unused-marker"));
+    let output = common::othello(["lab4", "--class"])
+        .arg(&argv)
+        .args([
+            "--form",
+            "argv",
+            "--run",
+            "python3 {}",
+            "--games",
+            "2",
+            "--move-time",
+            "5",
+            "--json",
+        ])
+        .timeout(Duration::from_secs(120))
+        .output()
+        .unwrap();
+    let students = json_lines(&output.stdout);
+    assert_eq!(
+        (&students[0]["played"], &students[0]["forfeits"]),
+        (&2.into(), &0.into()),
+        "{}",
+        students[0]
+    );
+}
