@@ -299,7 +299,16 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
         let book: &'static _ = Box::leak(Box::new(book::read(path)?));
         crate::search::book::set_default(book, cli.book_deviation as i32);
     }
-    match cli.command {
+    let result = dispatch(cli.command);
+    // What the runs' set-up left out of the sandbox, for the teacher to see.
+    for notice in crate::runner::notices() {
+        eprintln!("othello: {notice}");
+    }
+    result
+}
+
+fn dispatch(command: Command) -> Result<()> {
+    match command {
         Command::Analyze(args) => analyze::run(args),
         Command::Book(args) => book::run(args),
         Command::Best(args) => lookahead::run_best(args),

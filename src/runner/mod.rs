@@ -288,6 +288,33 @@ fn visible() -> Vec<PathBuf> {
     VISIBLE.read().map(|v| v.clone()).unwrap_or_default()
 }
 
+/// What the runs' set-up noted for the teacher (a folder left out of the sandbox), each once.
+static NOTICES: Mutex<Vec<(String, bool)>> = Mutex::new(Vec::new());
+
+fn notice(text: String) {
+    if let Ok(mut notices) = NOTICES.lock()
+        && !notices.iter().any(|(said, _)| *said == text)
+    {
+        notices.push((text, false));
+    }
+}
+
+/// The notes made since the last call, each once in the process's lifetime: for the command line
+/// to show.
+pub fn notices() -> Vec<String> {
+    let Ok(mut notices) = NOTICES.lock() else {
+        return Vec::new();
+    };
+    notices
+        .iter_mut()
+        .filter(|(_, taken)| !*taken)
+        .map(|(text, taken)| {
+            *taken = true;
+            text.clone()
+        })
+        .collect()
+}
+
 /// Kills the process groups of the runs without a sandbox still going; safe in a signal handler.
 pub fn kill_process_groups() {
     group::kill_all();

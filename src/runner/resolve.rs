@@ -126,8 +126,8 @@ fn python(found: &Path) -> Result<Resolved, String> {
     const ASK: &str = "import os, sys\n\
         print(sys.executable)\n\
         print(os.path.realpath(sys.executable))\n\
-        for p in {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}: print(p)\n\
-        for p in sys.path: print(p)\n";
+        for p in {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}: print('prefix', p)\n\
+        for p in sys.path: print('path', p)\n";
     let mut child = Command::new(found)
         .args(["-E", "-s", "-c", ASK])
         .stdin(Stdio::null())
@@ -152,28 +152,62 @@ fn python(found: &Path) -> Result<Resolved, String> {
         use std::io::Read as _;
         let _ = out.read_to_string(&mut text);
     }
-    let lines: Vec<PathBuf> = text.lines().filter(|l| !l.is_empty()).map(PathBuf::from).collect();
+    let lines: Vec<&str> = text.lines().filter(|l| !l.is_empty()).collect();
     if !status.success() || lines.len() < 2 {
         return Err(format!("{} did not say where it is installed", found.display()));
     }
+    let (executable, real_executable) = (PathBuf::from(lines[0]), PathBuf::from(lines[1]));
+    let tagged = |tag: &str| -> Vec<PathBuf> {
+        let tag = format!("{tag} ");
+        lines
+            .iter()
+            .filter_map(|l| l.strip_prefix(tag.as_str()))
+            .map(PathBuf::from)
+            .collect()
+    };
+    // Its own folders: where it is installed and its prefixes (the standard library and the
+    // site-packages lie in them). A module path outside them came from a `.pth` (an editable
+    // install: a course's folder, answer key and all) and is not shown.
+    let real = |path: &PathBuf| std::fs::canonicalize(path).ok().filter(|p| p.is_dir());
+    let own: Vec<PathBuf> = std::iter::once(installation(&real_executable))
+        .chain(tagged("prefix"))
+        .filter_map(|p| real(&p))
+        .collect();
     let mut shown: Vec<PathBuf> = Vec::new();
-    for path in std::iter::once(installation(&lines[1])).chain(lines[2..].iter().cloned()) {
-        let Ok(real) = std::fs::canonicalize(&path) else {
+    for path in tagged("path") {
+        let Some(real) = real(&path) else {
             continue;
         };
-        if real.is_dir() && !is_system(&real) && !shown.iter().any(|s| real.starts_with(s)) {
+        if !own.iter().any(|o| real.starts_with(o)) {
+            left_out(found, &real);
+            continue;
+        }
+        if !is_system(&real) && !shown.iter().any(|s| real.starts_with(s)) {
             shown.retain(|s| !s.starts_with(&real));
             shown.push(real);
         }
     }
-    // Its own path when it is a link in a virtual environment (which needs to be run as itself).
-    if !is_system(&lines[0]) && !shown.iter().any(|s| lines[0].starts_with(s)) {
-        shown.push(installation(&lines[0]));
+    for folder in &own {
+        if !is_system(folder) && !shown.iter().any(|s| folder.starts_with(s)) {
+            shown.retain(|s| !s.starts_with(folder));
+            shown.push(folder.clone());
+        }
     }
-    Ok(Resolved {
-        executable: lines[0].clone(),
-        shown,
-    })
+    // Its own path when it is a link in a virtual environment (which needs to be run as itself).
+    if !is_system(&executable) && !shown.iter().any(|s| executable.starts_with(s)) {
+        shown.push(installation(&executable));
+    }
+    Ok(Resolved { executable, shown })
+}
+
+/// Notes for the teacher that a folder on an interpreter's module path is not shown to programs.
+fn left_out(interpreter: &Path, folder: &Path) {
+    super::notice(format!(
+        "{} is on {}'s module path but not part of its installation (a .pth file put it there): programs were not shown it (--visible {} would show it)",
+        crate::printable::name(folder.as_os_str()),
+        crate::printable::name(interpreter.as_os_str()),
+        crate::printable::name(folder.as_os_str())
+    ));
 }
 
 #[cfg(test)]

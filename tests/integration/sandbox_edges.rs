@@ -899,3 +899,67 @@ fn a_name_that_is_not_utf8_is_graded_like_any_other() {
         students[0]
     );
 }
+
+/// A virtual environment with an editable install of the course's tools (a `.pth` file naming
+/// the course's folder) showed that folder to every student, and a student read the answer key:
+/// a run sees only its interpreter's own folders, and the teacher is told what was left out.
+#[test]
+fn a_folder_a_pth_file_puts_on_the_module_path_is_not_shown() {
+    let dir = tempfile::tempdir().unwrap();
+    let venv = dir.path().join("venv");
+    let made = std::process::Command::new("python3")
+        .args(["-m", "venv", "--without-pip"])
+        .arg(&venv)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let course = dir.path().join("course");
+    std::fs::create_dir(&course).unwrap();
+    std::fs::write(course.join("answers.txt"), "ANSWER-KEY-4242\n").unwrap();
+    let site = std::fs::read_dir(venv.join("lib"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path()
+        .join("site-packages");
+    std::fs::write(site.join("course_tools.pth"), format!("{}\n", course.display())).unwrap();
+    let class = dir.path().join("class");
+    std::fs::create_dir(&class).unwrap();
+    let reference = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/lab_reference.py");
+    std::fs::copy(reference, class.join("honest.py")).unwrap();
+    std::fs::write(
+        class.join("cheat.py"),
+        "import os, sys\nfor folder in sys.path:\n    try:\n        sys.stderr.write(open(os.path.join(folder, 'answers.txt')).read())\n    except OSError:\n        pass\nsys.exit(1)\n",
+    )
+    .unwrap();
+    let cases = common::lab_cases(dir.path(), 2, 5);
+    let run = format!("{} {{}}", venv.join("bin/python3").display());
+    let json = dir.path().join("grades.jsonl");
+    let output = common::othello(["grade"])
+        .arg(&cases)
+        .arg("--class")
+        .arg(&class)
+        .args(["--run", &run, "--timeout", "5", "--json"])
+        .arg(&json)
+        .timeout(Duration::from_secs(120))
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr),
+    );
+    let text = std::fs::read_to_string(&json).unwrap();
+    let objects = json_lines(text.as_bytes());
+    assert_eq!(verdicts(&objects, "honest"), ["pass"; 2], "{stdout}{stderr}");
+    assert_eq!(verdicts(&objects, "cheat"), ["crash"; 2], "{stdout}");
+    assert!(
+        !format!("{stdout}{text}").contains("ANSWER-KEY"),
+        "the answer key reached a student"
+    );
+    let course = std::fs::canonicalize(&course).unwrap();
+    assert!(
+        stderr.contains(&format!("{} is on", course.display())) && stderr.contains("not shown it"),
+        "{stderr}"
+    );
+}
