@@ -478,8 +478,9 @@ pub struct SandboxArgs {
     /// that is killed whole, with wall-clock time limits; every report then says so
     #[arg(long)]
     no_sandbox: bool,
-    /// Memory (address space) each process of a program may use: bytes, or with k, M, G (powers of
-    /// 1000) or KiB, MiB, GiB
+    /// Memory a program may hold in all, every process and file of its run together (its control
+    /// group's limit; with --per-process-limits each process's address space): bytes, or with k, M,
+    /// G (powers of 1000) or KiB, MiB, GiB
     #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = size, conflicts_with = "no_sandbox")]
     memory_limit: u64,
     /// The largest file a program may write
@@ -494,6 +495,11 @@ pub struct SandboxArgs {
     /// A file or folder that every program sees read-only at its own path (again for more)
     #[arg(long, value_name = "PATH", conflicts_with = "no_sandbox")]
     visible: Vec<std::path::PathBuf>,
+    /// Sandbox the programs without a control group, where the kernel gives none: memory and
+    /// processes limited per process, CPU time counted from the processes the init sees, nothing
+    /// frozen between a player's moves; every report then says so
+    #[arg(long, conflicts_with = "no_sandbox")]
+    per_process_limits: bool,
 }
 
 impl SandboxArgs {
@@ -511,6 +517,7 @@ impl SandboxArgs {
                 file_size: self.file_size_limit,
                 open_files: self.open_files,
                 processes: self.processes,
+                whole_run: !self.per_process_limits,
             })
         };
         for path in &self.visible {

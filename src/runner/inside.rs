@@ -17,7 +17,22 @@ use super::copy;
 pub(super) const CTL_IN: c_int = 3;
 pub(super) const CTL_OUT: c_int = 4;
 pub(super) const LIFELINE: c_int = 5;
-const FIRST_FREE: c_int = 6;
+/// The run's control group CPU file (`cpu.stat` or `cpuacct.usage`), when it has a group.
+const CPU_FILE: c_int = 6;
+/// The `cgroup.procs` files of the run's groups (at most four: one per hierarchy), which the
+/// program writes `0` to before its `exec`.
+const JOINS: [c_int; 4] = [7, 8, 9, 10];
+const FIRST_FREE: c_int = 11;
+
+/// The descriptors the init is started with, in the order of their numbers here: stdin, stdout,
+/// stderr, CTL_IN, CTL_OUT, LIFELINE, CPU_FILE, JOINS; -1 for an absent one (from CPU_FILE on).
+pub(super) type Descriptors = [c_int; 11];
+
+/// How the init reads the run's CPU time: no group (the processes it sees), a v1 `cpuacct.usage`,
+/// or a v2 `cpu.stat`.
+pub(super) const CPU_FROM_PROCESSES: u64 = 0;
+pub(super) const CPU_FROM_V1: u64 = 1;
+pub(super) const CPU_FROM_V2: u64 = 2;
 
 /// Commands from the grader, as `[kind, a, b, c]`.
 pub(super) const CMD_GO: u64 = 1;
@@ -140,10 +155,12 @@ pub(super) const SETUP_ROOT: u64 = 1003;
 pub(super) const SETUP_PROC: u64 = 1004;
 pub(super) const SETUP_WORKDIR: u64 = 1005;
 pub(super) const SETUP_CLONE: u64 = 1006;
+pub(super) const SETUP_USERNS: u64 = 1007;
+pub(super) const SETUP_JOIN: u64 = 1008;
 
 /// The init: runs in the child of the grader's clone, never returns. `fds` are the descriptors to
-/// keep, in the order of their numbers here: stdin, stdout, stderr, CTL_IN, CTL_OUT, LIFELINE.
-pub(super) fn init(plan: &Plan, fds: [c_int; 6]) -> ! {
+/// keep (`Descriptors`); `cpu_from` says where the run's CPU time is read.
+pub(super) fn init(plan: &Plan, fds: Descriptors, cpu_from: u64) -> ! {
     // SAFETY: only system calls on memory the plan owns or on local buffers.
     unsafe {
         arrange_descriptors(fds);
@@ -164,10 +181,13 @@ pub(super) fn init(plan: &Plan, fds: [c_int; 6]) -> ! {
         build_root(plan);
         let proc_fd = libc::open(c"/proc".as_ptr(), libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC);
         check(proc_fd as c_long, SETUP_PROC);
+        deny_user_namespaces(proc_fd);
         check(libc::chdir(plan.workdir.as_ptr()) as c_long, SETUP_WORKDIR);
         let program = libc::syscall(libc::SYS_clone, libc::SIGCHLD as c_long, 0, 0, 0, 0);
         if program == 0 {
-            start_program(plan);
+            // Only the slots that held a group's file: a free one may hold another file by now.
+            let joins = fds[JOINS[0] as usize..].iter().take_while(|&&fd| fd >= 0).count();
+            start_program(plan, &JOINS[..joins]);
         }
         check(program, SETUP_CLONE);
         let program = program as libc::pid_t;
@@ -183,25 +203,55 @@ pub(super) fn init(plan: &Plan, fds: [c_int; 6]) -> ! {
         if null > 2 {
             libc::close(null);
         }
-        supervise(program, proc_fd, plan.tick_ns, &mut limits)
+        let cpu = Cpu {
+            proc_fd,
+            tick_ns: plan.tick_ns,
+            from: cpu_from,
+        };
+        supervise(program, &cpu, &mut limits)
     }
 }
 
-/// Moves the kept descriptors to 0-5 and closes every other one (copies of the grader's files and of
-/// other runs' pipes).
-unsafe fn arrange_descriptors(fds: [c_int; 6]) {
+/// No user namespace can be made inside the run (the init's own limit, which nothing inside can
+/// raise): a process cannot become root of a namespace of its own, nor mount a tmpfs there that
+/// no limit of its counts.
+unsafe fn deny_user_namespaces(proc_fd: c_int) {
+    // SAFETY (whole function): system calls on C strings.
+    unsafe {
+        let fd = libc::openat(
+            proc_fd,
+            c"sys/user/max_user_namespaces".as_ptr(),
+            libc::O_WRONLY | libc::O_CLOEXEC,
+        );
+        check(fd as c_long, SETUP_USERNS);
+        let written = libc::write(fd, b"0\n".as_ptr().cast(), 2);
+        libc::close(fd);
+        check(if written == 2 { 0 } else { -1 }, SETUP_USERNS);
+    }
+}
+
+/// Moves the kept descriptors to their numbers and closes every other one (copies of the grader's
+/// files and of other runs' pipes).
+unsafe fn arrange_descriptors(fds: Descriptors) {
     // SAFETY (whole function): descriptor calls on integers.
     unsafe {
-        // First out of the way of 0-5, then into place.
-        let mut moved = [0; 6];
+        // First out of the way of 0-10, then into place.
+        let mut moved = [-1; 11];
         for (slot, &fd) in fds.iter().enumerate() {
+            if fd < 0 && slot >= CPU_FILE as usize {
+                continue;
+            }
             moved[slot] = libc::fcntl(fd, libc::F_DUPFD, 64);
             if moved[slot] < 0 {
                 libc::_exit(1);
             }
         }
         for (slot, &fd) in moved.iter().enumerate() {
-            libc::dup2(fd, slot as c_int);
+            if fd < 0 {
+                libc::close(slot as c_int);
+            } else {
+                libc::dup2(fd, slot as c_int);
+            }
         }
         let closed = libc::syscall(libc::SYS_close_range, FIRST_FREE as u32, u32::MAX, 0);
         if closed < 0 {
@@ -424,12 +474,22 @@ unsafe fn bind_read_only(source: &CStr, target: &CStr, dir: bool) -> c_long {
 }
 
 /// The program's last steps: limits, no way to gain privileges, then its own code.
-unsafe fn start_program(plan: &Plan) -> ! {
+unsafe fn start_program(plan: &Plan, joins: &[c_int]) -> ! {
     // SAFETY (whole function): system calls on memory the plan owns.
     unsafe {
         libc::close(CTL_IN);
         libc::close(LIFELINE);
         libc::fcntl(CTL_OUT, libc::F_SETFD, libc::FD_CLOEXEC);
+        // Into the run's control groups, while still able to (before its own user); then none of
+        // their files stays open for the program.
+        libc::close(CPU_FILE);
+        for &fd in joins {
+            if libc::write(fd, b"0".as_ptr().cast(), 1) != 1 {
+                send([REC_SETUP_FAILED, SETUP_JOIN, errno() as u64, 0]);
+                libc::_exit(127);
+            }
+            libc::close(fd);
+        }
         // Its own process group and session: a `kill 0` of its own reaches nothing of ours.
         libc::setsid();
         become_inside_user();
@@ -495,7 +555,33 @@ unsafe fn receive() -> Option<[u64; 4]> {
 
 /// Waits for the program, answers the grader, and stops everything at a limit; then reports how the
 /// run ended and exits, which ends every process left in the namespace.
-unsafe fn supervise(program: libc::pid_t, proc_fd: c_int, tick_ns: u64, limits: &mut Limits) -> ! {
+/// Where the run's CPU time is read: its control group's file, or the processes the init sees.
+struct Cpu {
+    proc_fd: c_int,
+    tick_ns: u64,
+    from: u64,
+}
+
+impl Cpu {
+    unsafe fn time(&self) -> u64 {
+        // SAFETY: reads into local buffers.
+        unsafe {
+            match self.from {
+                CPU_FROM_PROCESSES => cpu_time(self.proc_fd, self.tick_ns),
+                from => {
+                    let mut text = [0u8; 512];
+                    let read = libc::pread(CPU_FILE, text.as_mut_ptr().cast(), text.len(), 0);
+                    if read <= 0 {
+                        return 0;
+                    }
+                    super::cgroup::cpu_nanoseconds(&text[..read as usize], from == CPU_FROM_V2)
+                }
+            }
+        }
+    }
+}
+
+unsafe fn supervise(program: libc::pid_t, cpu_source: &Cpu, limits: &mut Limits) -> ! {
     // SAFETY (whole function): system calls on local memory.
     unsafe {
         let pidfd = libc::syscall(libc::SYS_pidfd_open, program, 0) as c_int;
@@ -518,7 +604,7 @@ unsafe fn supervise(program: libc::pid_t, proc_fd: c_int, tick_ns: u64, limits: 
             if program_done {
                 break END_EXITED;
             }
-            let cpu = cpu_time(proc_fd, tick_ns);
+            let cpu = cpu_source.time();
             let time = now();
             if cpu > last_cpu {
                 last_cpu = cpu;
@@ -590,7 +676,7 @@ unsafe fn supervise(program: libc::pid_t, proc_fd: c_int, tick_ns: u64, limits: 
                         *limits = Limits::from(command);
                         last_growth = now();
                     }
-                    CMD_QUERY => send([REC_READING, cpu_time(proc_fd, tick_ns), 0, 0]),
+                    CMD_QUERY => send([REC_READING, cpu_source.time(), 0, 0]),
                     _ => {}
                 }
             }
@@ -608,7 +694,7 @@ unsafe fn supervise(program: libc::pid_t, proc_fd: c_int, tick_ns: u64, limits: 
                 break;
             }
         }
-        send([REC_FINAL, reason, status as u64, cpu_time(proc_fd, tick_ns)]);
+        send([REC_FINAL, reason, status as u64, cpu_source.time()]);
         libc::_exit(0)
     }
 }

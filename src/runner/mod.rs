@@ -3,6 +3,7 @@
 //! inside), or with `--no-sandbox` in a process group killed whole; output captured up to a cap,
 //! stderr's tail kept, and nothing of a run left running when it ends.
 
+pub mod cgroup;
 mod copy;
 mod group;
 mod inside;
@@ -212,28 +213,35 @@ pub enum Timing {
     Wall,
 }
 
-/// What a sandboxed run may use besides time; each is a per-process limit of the kernel's, but the
-/// number of processes, which counts the run's processes together.
+/// What a sandboxed run may use besides time. With `whole_run`, memory and processes are the
+/// run's together (its control group's limits); without, each process's own (the kernel's
+/// RLIMIT_AS and RLIMIT_NPROC). Files are limited per process either way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Resources {
-    /// Bytes of address space.
+    /// Bytes the run may hold (per process without `whole_run`: of address space).
     pub memory: u64,
     /// Bytes of the largest file it may write.
     pub file_size: u64,
     pub open_files: u64,
     pub processes: u64,
+    /// A control group per run: memory, processes and CPU time of the whole run, its processes
+    /// frozen between a player's moves. False only when asked (`--per-process-limits`).
+    pub whole_run: bool,
 }
 
+/// The default resources (the course's tournament server's limits: 10^9 bytes of memory, 10 MiB
+/// files, 500 open files; and 128 processes), a constant for the process-wide default.
+const DEFAULT_RESOURCES: Resources = Resources {
+    memory: 1_000_000_000,
+    file_size: 10 << 20,
+    open_files: 500,
+    processes: 128,
+    whole_run: true,
+};
+
 impl Default for Resources {
-    /// The course's tournament server's limits: 10^9 bytes of memory, 10 MiB files, 500 open files;
-    /// and 128 processes.
     fn default() -> Resources {
-        Resources {
-            memory: 1_000_000_000,
-            file_size: 10 << 20,
-            open_files: 500,
-            processes: 128,
-        }
+        DEFAULT_RESOURCES
     }
 }
 
@@ -253,12 +261,19 @@ impl Isolation {
     /// One line for reports: what the runs could and could not do.
     pub fn describe(&self) -> String {
         match self {
-            Isolation::Sandbox(resources) => format!(
-                "sandboxed: own processes, files, network and user; memory {}, file size {}, {} open files, {} processes",
+            Isolation::Sandbox(resources) if resources.whole_run => format!(
+                "sandboxed: own processes, files, network and user; a control group per run: memory {} in all, {} processes, CPU time of every process, frozen between moves; file size {}, {} open files",
                 size_text(resources.memory),
+                resources.processes,
                 size_text(resources.file_size),
                 resources.open_files,
-                resources.processes
+            ),
+            Isolation::Sandbox(resources) => format!(
+                "sandboxed: own processes, files, network and user; PER-PROCESS LIMITS ONLY (--per-process-limits, no control group): memory {} and {} processes each, CPU time of the processes the sandbox sees, nothing frozen between moves; file size {}, {} open files",
+                size_text(resources.memory),
+                resources.processes,
+                size_text(resources.file_size),
+                resources.open_files,
             ),
             Isolation::ProcessGroup => {
                 "NOT ISOLATED (--no-sandbox): the programs ran as this user, could read and change its files and leave processes behind; time limits on the wall clock".to_string()
@@ -267,12 +282,7 @@ impl Isolation {
     }
 }
 
-static ISOLATION: RwLock<Isolation> = RwLock::new(Isolation::Sandbox(Resources {
-    memory: 1_000_000_000,
-    file_size: 10 << 20,
-    open_files: 500,
-    processes: 128,
-}));
+static ISOLATION: RwLock<Isolation> = RwLock::new(Isolation::Sandbox(DEFAULT_RESOURCES));
 
 static VISIBLE: RwLock<Vec<PathBuf>> = RwLock::new(Vec::new());
 
@@ -350,7 +360,11 @@ pub fn check_isolation() -> Result<(), SandboxError> {
             let run = run(&probe, &Limits::default());
             match run.ending {
                 Ending::Exited(0) => Ok(()),
-                Ending::NotStarted(why) if why.starts_with("cannot start the sandbox") => Err(SandboxError(why)),
+                Ending::NotStarted(why)
+                    if why.starts_with("cannot start the sandbox") || why.starts_with("no control group") =>
+                {
+                    Err(SandboxError(why))
+                }
                 Ending::NotStarted(why) => Err(SandboxError(format!(
                     "cannot start the sandbox: {why}; or run with --no-sandbox (the runs are then not isolated)"
                 ))),
@@ -595,6 +609,15 @@ fn deadlines(time: Duration, timing: Timing) -> sandbox::Deadlines {
     }
 }
 
+/// A run's control group, with its limits (none with per-process limits).
+fn run_group(resources: &Resources) -> Result<Option<cgroup::Group>, String> {
+    if !resources.whole_run {
+        return Ok(None);
+    }
+    let controllers = cgroup::controllers()?;
+    cgroup::Group::new(&controllers, resources.memory, resources.processes).map(Some)
+}
+
 fn run_sandboxed(job: &Job, limits: &Limits, resources: &Resources) -> Run {
     let start = Instant::now();
     // The kernel's own per-process CPU limit backs the init's accounting up.
@@ -604,7 +627,11 @@ fn run_sandboxed(job: &Job, limits: &Limits, resources: &Resources) -> Run {
         Err(why) => return Run::not_started_since(why, start),
     };
     let first = deadlines(limits.time, limits.timing);
-    let spawned = match sandbox::spawn(&plan, sandbox::Stdin::Null, first) {
+    let group = match run_group(resources) {
+        Ok(group) => group,
+        Err(why) => return Run::not_started_since(why, start),
+    };
+    let spawned = match sandbox::spawn(&plan, sandbox::Stdin::Null, first, group) {
         Ok(spawned) => spawned,
         Err(error) => return Run::not_started_since(error.0, start),
     };
@@ -649,7 +676,8 @@ fn run_sandboxed(job: &Job, limits: &Limits, resources: &Resources) -> Run {
             .unwrap_or_default()
     };
     let (stdout, stderr) = (take(&stdout_capture), take(&stderr_capture));
-    let (ending, cpu) = sandboxed_ending(last, flooded.load(Ordering::SeqCst), limits, elapsed, &stderr);
+    let oom = sandbox.hit_memory_limit();
+    let (ending, cpu) = sandboxed_ending(last, flooded.load(Ordering::SeqCst), oom, limits, elapsed, &stderr);
     Run {
         stdout,
         stderr,
@@ -663,6 +691,7 @@ fn run_sandboxed(job: &Job, limits: &Limits, resources: &Resources) -> Run {
 fn sandboxed_ending(
     last: Option<sandbox::Final>,
     flooded: bool,
+    oom: bool,
     limits: &Limits,
     elapsed: Duration,
     stderr: &[u8],
@@ -690,6 +719,12 @@ fn sandboxed_ending(
         },
         Cause::Exited => Ending::NotStarted("no exit status".to_string()),
     };
+    // The group's own counter says a process was killed at the memory limit (whatever the
+    // program said, or did not say, about it).
+    let failed = matches!(ending, Ending::Signalled(_)) || matches!(ending, Ending::Exited(code) if code != 0);
+    if oom && failed {
+        return (Ending::MemoryLimit, Some(cpu));
+    }
     (resource_limit(ending, stderr), Some(cpu))
 }
 
@@ -856,7 +891,8 @@ impl Session {
             Isolation::Sandbox(resources) => {
                 let plan = sandbox::plan(&job.command, &job.env, &resources, None)?;
                 let first = deadlines(limits.time, limits.timing);
-                let spawned = sandbox::spawn(&plan, sandbox::Stdin::Pipe, first).map_err(|e| e.0)?;
+                let group = run_group(&resources)?;
+                let spawned = sandbox::spawn(&plan, sandbox::Stdin::Pipe, first, group).map_err(|e| e.0)?;
                 (
                     SessionProcess::Sandbox(spawned.sandbox),
                     spawned.stdin,
@@ -949,8 +985,16 @@ impl Session {
         self.limits.timing = timing;
         match &mut self.process {
             SessionProcess::Sandbox(sandbox) => {
+                // Between its moves nothing of it runs: thawed for its turn, frozen after it.
+                if time.is_some() {
+                    sandbox.freeze(false);
+                }
                 let next = time.map_or(sandbox::Deadlines::NONE, |time| deadlines(time, timing));
-                sandbox.limit(next)
+                let used = sandbox.limit(next);
+                if time.is_none() {
+                    sandbox.freeze(true);
+                }
+                used
             }
             SessionProcess::Group(_) => None,
         }
@@ -966,7 +1010,8 @@ impl Session {
                     sandbox.finish(Some(Duration::from_secs(2)))
                 })?;
                 let stderr = self.stderr.bytes();
-                Some(sandboxed_ending(Some(last), false, &self.limits, self.started.elapsed(), &stderr).0)
+                let oom = sandbox.hit_memory_limit();
+                Some(sandboxed_ending(Some(last), false, oom, &self.limits, self.started.elapsed(), &stderr).0)
             }
             SessionProcess::Group(_) => None,
         }

@@ -13,6 +13,7 @@ use std::time::Duration;
 
 use libc::c_int;
 
+use super::cgroup::Group;
 use super::inside::{self, Plan, Step};
 use super::{Resources, Word, resolve};
 
@@ -232,13 +233,18 @@ pub(super) fn plan(
     strings.extend(argv_strings);
     strings.extend(env_strings);
 
+    // Each process's address space is limited as well as the run's memory (the course server's
+    // rule, and an allocation past it fails at once rather than after the group reclaims); the
+    // processes are the group's to count, or each user's without one.
     let mut rlimits = vec![
         (libc::RLIMIT_AS as c_int, resources.memory),
         (libc::RLIMIT_FSIZE as c_int, resources.file_size),
         (libc::RLIMIT_NOFILE as c_int, resources.open_files),
-        (libc::RLIMIT_NPROC as c_int, resources.processes),
         (libc::RLIMIT_CORE as c_int, 0),
     ];
+    if !resources.whole_run {
+        rlimits.push((libc::RLIMIT_NPROC as c_int, resources.processes));
+    }
     if let Some(seconds) = cpu_seconds {
         rlimits.push((libc::RLIMIT_CPU as c_int, seconds));
     }
@@ -376,6 +382,8 @@ pub(super) enum Final {
 
 /// A live sandbox: its init's pid and the control channel. Dropping it ends the run.
 pub(super) struct Sandbox {
+    /// The program's control groups (none with per-process limits), removed after the run.
+    group: Option<Group>,
     pid: libc::pid_t,
     commands: File,
     records: File,
@@ -444,8 +452,27 @@ const NAMESPACES: c_int = libc::CLONE_NEWUSER
 
 /// Starts a sandbox on a plan: its init is cloned into new namespaces, given its user maps, and told
 /// to go with the first limits.
-pub(super) fn spawn(plan: &Plan, stdin: Stdin, first: Deadlines) -> Result<Spawned, SandboxError> {
+pub(super) fn spawn(
+    plan: &Plan,
+    stdin: Stdin,
+    first: Deadlines,
+    group: Option<Group>,
+) -> Result<Spawned, SandboxError> {
     let io = |what: &str, e: std::io::Error| SandboxError(format!("cannot start the sandbox: {what}: {e}"));
+    // The group's files, open before the clone: the init reads its CPU time from one, the program
+    // joins the groups by the others.
+    let (cpu_file, joins, cpu_from) = match &group {
+        Some(group) => (
+            Some(group.cpu_file().map_err(SandboxError)?),
+            group.joins().map_err(SandboxError)?,
+            if group.cpu_is_v2() {
+                inside::CPU_FROM_V2
+            } else {
+                inside::CPU_FROM_V1
+            },
+        ),
+        None => (None, Vec::new(), inside::CPU_FROM_PROCESSES),
+    };
     let lifeline = lifeline().map_err(|e| io("a pipe", e))?;
     let (stdin_inside, stdin_ours) = match stdin {
         Stdin::Null => (
@@ -461,14 +488,19 @@ pub(super) fn spawn(plan: &Plan, stdin: Stdin, first: Deadlines) -> Result<Spawn
     let (stderr_ours, stderr_inside) = pipe().map_err(|e| io("a pipe", e))?;
     let (commands_inside, commands_ours) = pipe().map_err(|e| io("a pipe", e))?;
     let (records_ours, records_inside) = pipe().map_err(|e| io("a pipe", e))?;
-    let fds = [
+    let mut fds: inside::Descriptors = [-1; 11];
+    fds[..6].copy_from_slice(&[
         stdin_inside.as_raw_fd(),
         stdout_inside.as_raw_fd(),
         stderr_inside.as_raw_fd(),
         commands_inside.as_raw_fd(),
         records_inside.as_raw_fd(),
         lifeline,
-    ];
+    ]);
+    fds[6] = cpu_file.as_ref().map_or(-1, AsRawFd::as_raw_fd);
+    for (slot, join) in fds[7..].iter_mut().zip(&joins) {
+        *slot = join.as_raw_fd();
+    }
     // SAFETY: a raw clone, like fork: the child runs only `inside::init`, which makes system calls
     // on memory prepared above and never returns.
     let pid = unsafe {
@@ -482,7 +514,7 @@ pub(super) fn spawn(plan: &Plan, stdin: Stdin, first: Deadlines) -> Result<Spawn
         )
     };
     if pid == 0 {
-        inside::init(plan, fds);
+        inside::init(plan, fds, cpu_from);
     }
     if pid < 0 {
         return Err(clone_refused(std::io::Error::last_os_error()));
@@ -495,7 +527,9 @@ pub(super) fn spawn(plan: &Plan, stdin: Stdin, first: Deadlines) -> Result<Spawn
         commands_inside,
         records_inside,
     ));
+    drop((cpu_file, joins));
     let mut sandbox = Sandbox {
+        group,
         pid,
         commands: File::from(commands_ours),
         records: File::from(records_ours),
@@ -652,6 +686,10 @@ impl Sandbox {
                     inside::SETUP_PROC => "open /proc".to_string(),
                     inside::SETUP_WORKDIR => format!("enter {HOME}"),
                     inside::SETUP_CLONE => "start the program".to_string(),
+                    inside::SETUP_USERNS => {
+                        "deny user namespaces inside (/proc/sys/user/max_user_namespaces)".to_string()
+                    }
+                    inside::SETUP_JOIN => "put the program in its control group".to_string(),
                     index => self
                         .plan_steps
                         .get(index as usize)
@@ -719,8 +757,23 @@ impl Sandbox {
         }
     }
 
-    /// Ends the run now: the init and with it everything in its namespaces.
+    /// Freezes the program's processes (a player between its moves), or thaws them; nothing without
+    /// a control group.
+    pub fn freeze(&self, frozen: bool) {
+        if let Some(group) = &self.group {
+            group.freeze(frozen);
+        }
+    }
+
+    /// Whether the kernel killed a process of the run at its group's memory limit.
+    pub fn hit_memory_limit(&self) -> bool {
+        self.group.as_ref().is_some_and(Group::hit_memory_limit)
+    }
+
+    /// Ends the run now: the init and with it everything in its namespaces (thawed first: a frozen
+    /// process would not die, nor would its namespace end).
     pub fn kill(&self) {
+        self.freeze(false);
         if !self.reaped {
             // SAFETY: kill takes plain integers; the init is our unreaped child.
             unsafe { libc::kill(self.pid, libc::SIGKILL) };

@@ -11,15 +11,7 @@ fn shell(script: &str, limits: Limits) -> Run {
     run(&shell_job(script), &limits)
 }
 
-const BOTH: [Isolation; 2] = [
-    Isolation::Sandbox(Resources {
-        memory: 1_000_000_000,
-        file_size: 10 << 20,
-        open_files: 500,
-        processes: 128,
-    }),
-    Isolation::ProcessGroup,
-];
+const BOTH: [Isolation; 2] = [Isolation::Sandbox(DEFAULT_RESOURCES), Isolation::ProcessGroup];
 
 /// Wall-clock limits generous enough for a busy machine, for tests not about time.
 fn quick(isolation: Isolation) -> Limits {

@@ -202,7 +202,7 @@ fn class_beside_a_secret(dir: &Path) -> (PathBuf, PathBuf) {
     (class, secrets)
 }
 
-/// `grade --class` of a class with `--timeout 5`, JSON and CSV to files: (exit status, stdout, the
+/// `grade --class` of a class with `--timeout 5` (unless `extra` gives one), JSON and CSV to files: (exit status, stdout, the
 /// JSON objects, every report's text together).
 fn grade_class(dir: &Path, class: &Path, cases: &Path, extra: &[&str]) -> (i32, String, Vec<Value>, String) {
     let json = dir.join("grades.jsonl");
@@ -211,10 +211,15 @@ fn grade_class(dir: &Path, class: &Path, cases: &Path, extra: &[&str]) -> (i32, 
         .arg(cases)
         .arg("--class")
         .arg(class)
-        .args(["--run", "python3 {}", "--timeout", "5", "--jobs", "2", "--json"])
+        .args(["--run", "python3 {}", "--jobs", "2", "--json"])
         .arg(&json)
         .arg("--csv")
         .arg(&csv)
+        .args(if extra.contains(&"--timeout") {
+            &[][..]
+        } else {
+            &["--timeout", "5"][..]
+        })
         .args(extra)
         .timeout(Duration::from_secs(300))
         .output()
@@ -961,5 +966,167 @@ fn a_folder_a_pth_file_puts_on_the_module_path_is_not_shown() {
     assert!(
         stderr.contains(&format!("{} is on", course.display())) && stderr.contains("not shown it"),
         "{stderr}"
+    );
+}
+
+/// `grade --class` of the reference as `honest.py` beside one hostile student (its Python source),
+/// 2 cases: (exit status, stdout, the hostile student's case objects); the honest one passes.
+fn graded_beside_honest(name: &str, source: &str, extra: &[&str]) -> (i32, String, Vec<Value>) {
+    let dir = tempfile::tempdir().unwrap();
+    let class = dir.path().join("class");
+    std::fs::create_dir(&class).unwrap();
+    let reference = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/lab_reference.py");
+    std::fs::copy(reference, class.join("honest.py")).unwrap();
+    std::fs::write(class.join(format!("{name}.py")), source).unwrap();
+    let cases = common::lab_cases(dir.path(), 2, 5);
+    let (status, stdout, objects, _) = grade_class(dir.path(), &class, &cases, extra);
+    assert_eq!(verdicts(&objects, "honest"), ["pass"; 2], "{stdout}");
+    let hostile = objects
+        .into_iter()
+        .filter(|o| o["type"] == "case" && o["program"] == name)
+        .collect();
+    (status, stdout, hostile)
+}
+
+/// Memory no process holds: 400 MB written into a `memfd_create` file passed a per-process limit
+/// of 200 MB (the audit's 2.5 GB under 1 GB), and so would a tmpfs mounted in a user namespace of
+/// the program's own. The run's control group counts it, and its own counter gives the verdict;
+/// no user namespace can be made inside.
+#[test]
+fn memory_outside_any_process_counts_and_no_namespace_can_be_made_inside() {
+    // Files of 8 MiB each, under the file size limit, 50 of them.
+    let memfd = "import os, sys\nchunk = b'x' * (1 << 20)\nfds = []\nfor _ in range(50):\n    fds.append(os.memfd_create('hoard'))\n    for _ in range(8):\n        os.write(fds[-1], chunk)\nsys.stderr.write('hoarded 400 MiB\\n')\n";
+    let (_, stdout, cases) = graded_beside_honest("hoard", memfd, &["--memory-limit", "200M"]);
+    for case in &cases {
+        assert_eq!(case["verdict"], "limit", "{stdout}");
+        assert_eq!(case["ending"], "memory limit 200 MB", "{case}");
+    }
+    let nested = "import subprocess, sys\nr = subprocess.run(['unshare', '-Urm', 'true'], capture_output=True)\nsys.stderr.write('unshare exit %d\\n' % r.returncode)\n";
+    let (_, stdout, cases) = graded_beside_honest("nested", nested, &[]);
+    for case in &cases {
+        let tail = case["stderr_tail"].to_string();
+        assert!(
+            tail.contains("unshare exit 1"),
+            "a user namespace was made inside: {tail} {stdout}"
+        );
+    }
+}
+
+/// A program that ignores SIGCHLD has its children reaped by the kernel, and their CPU time was
+/// counted nowhere: 3.69 s of CPU measured as 0.48 s, passing `--timeout 1`. The run's CPU time
+/// is its control group's: every process it ever had.
+#[test]
+fn cpu_time_of_children_nobody_reaps_is_counted() {
+    let reference =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/lab_reference.py")).unwrap();
+    // Six children, one after another, burn 0.3 s of CPU each and are reaped by the kernel
+    // (never more than 0.3 s alive at once); then it answers rightly.
+    let hidden = format!(
+        "import os, signal, time\nsignal.signal(signal.SIGCHLD, signal.SIG_IGN)\nfor _ in range(6):\n    pid = os.fork()\n    if pid == 0:\n        end = time.process_time() + 0.3\n        while time.process_time() < end:\n            pass\n        os._exit(0)\n    while True:\n        try:\n            os.kill(pid, 0)\n        except ProcessLookupError:\n            break\n        time.sleep(0.01)\n{reference}"
+    );
+    let (_, stdout, cases) = graded_beside_honest("hidden", &hidden, &["--timeout", "1"]);
+    for case in &cases {
+        assert_eq!(case["verdict"], "timeout", "{stdout}");
+    }
+}
+
+/// A quickmove player whose 60 processes ran only while its opponent thought (each in a session
+/// of its own, so that the scheduler's groups by session do not hold them back) made an honest
+/// strategy player (wall-clock time, as the server measures it) forfeit every game: a player's
+/// processes are frozen between its moves. The control: the same player without its helpers.
+#[test]
+fn a_players_processes_are_frozen_between_its_moves() {
+    let dir = tempfile::tempdir().unwrap();
+    let hostile = dir.path().join("hostile.py");
+    std::fs::write(
+        &hostile,
+        format!(
+            "import mmap, os, time\n{FIRST_LEGAL}\nflag = mmap.mmap(-1, 1)\nstarted = []\ndef spin():\n    os.setsid()\n    while True:\n        if flag[0]:\n            for _ in range(10000):\n                pass\n        else:\n            time.sleep(0.001)\ndef quickMove(board, token):\n    flag[0] = 0\n    if not started:\n        started.append(1)\n        for _ in range(60):\n            if os.fork() == 0:\n                spin()\n    move = first_legal(board, token)\n    flag[0] = 1\n    return move\n"
+        ),
+    )
+    .unwrap();
+    let calm = dir.path().join("calm.py");
+    std::fs::write(
+        &calm,
+        format!("{FIRST_LEGAL}\ndef quickMove(board, token):\n    return first_legal(board, token)\n"),
+    )
+    .unwrap();
+    // 0.1 s of CPU time a move, in 1 s of wall time: beside 60 busy processes on two cores it
+    // would need about 3 s.
+    let honest = dir.path().join("honest.py");
+    std::fs::write(
+        &honest,
+        format!("import time\n{FIRST_LEGAL}\nclass Strategy:\n    def best_strategy(self, board, player, best_move, still_running):\n        end = time.process_time() + 0.1\n        while time.process_time() < end:\n            pass\n        best_move.value = first_legal(board, player)\n"),
+    )
+    .unwrap();
+    for (opponent, what) in [(&hostile, "beside busy helpers"), (&calm, "the control")] {
+        let log = dir.path().join("games.jsonl");
+        let output = common::othello(["match"])
+            .arg(format!("quickmove:{}", opponent.display()))
+            .arg(format!("strategy:{}", honest.display()))
+            .args(["--games", "1", "--move-time", "2=1", "--game-time", "1=30", "--log"])
+            .arg(&log)
+            .timeout(Duration::from_secs(300))
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "{what}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let text = std::fs::read_to_string(&log).unwrap();
+        assert!(
+            !text.contains("time-out"),
+            "{what}: the honest player timed out: {text}"
+        );
+    }
+}
+
+/// Where no control group can be had (here the cgroup file systems are hidden from othello in a
+/// mount namespace of its own), the sandbox refuses in one line naming what is missing and the
+/// command that gives it; `--per-process-limits` goes on without, and every report says so.
+#[test]
+fn without_control_groups_the_sandbox_refuses_or_goes_on_as_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = common::lab_cases(dir.path(), 2, 5);
+    let reference = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/lab_reference.py");
+    let hidden = |extra: &str| {
+        let script = format!(
+            "mount -t tmpfs none /sys/fs/cgroup && exec \"$0\" grade {} --json - {extra} -- python3 {}",
+            cases.display(),
+            reference.display()
+        );
+        common::dies_with_test(std::process::Command::new("unshare"))
+            .args(["-m", "sh", "-c", &script])
+            .arg(common::othello_path())
+            .output()
+            .unwrap()
+    };
+    let refused = hidden("");
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    for part in [
+        "no control group for the runs",
+        "systemd-run --user --scope -p Delegate=yes",
+        "--per-process-limits",
+    ] {
+        assert!(stderr.contains(part), "{part}: {stderr}");
+    }
+    let fallback = hidden("--per-process-limits");
+    assert_eq!(
+        fallback.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&fallback.stderr)
+    );
+    let objects = json_lines(&fallback.stdout);
+    let summary = objects.iter().find(|o| o["type"] == "summary").unwrap();
+    assert!(
+        summary["isolation"]
+            .as_str()
+            .unwrap()
+            .contains("PER-PROCESS LIMITS ONLY"),
+        "{summary}"
     );
 }
