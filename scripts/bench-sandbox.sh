@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # The sandbox's own cost per run: `othello grade` of 200 cases, one at a time, with a trivial shell
-# script and a trivial Python program, each in the sandbox and with --no-sandbox; beside it, 200 plain
-# starts of the same programs from a loop. Median of RUNS runs (default 5).
+# script and a trivial Python program, each in the sandbox (with its control group, and with
+# --per-process-limits) and with --no-sandbox; beside it, 200 plain starts of the same programs from
+# a loop. Median of RUNS runs (default 5). OTHELLO=PATH times that binary instead of a fresh build.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-cargo build --quiet --release --manifest-path "$root/Cargo.toml"
-othello="$root/target/release/othello"
+if [ -z "${OTHELLO:-}" ]; then
+  cargo build --quiet --release --manifest-path "$root/Cargo.toml"
+fi
+othello=${OTHELLO:-$root/target/release/othello}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir "$work/cases"
@@ -39,8 +42,11 @@ for name, program in [("sh trivial.sh", ["sh", work + "/trivial.sh"]), ("python3
     alone = statistics.median(loop(program) for _ in range(runs))
     grade = [othello, "grade", work + "/cases", "--judge", "strict", "--jobs", "1"]
     sandboxed = median(grade + ["--", *program])
+    per_process = median(grade + ["--per-process-limits", "--", *program])
     plain = median(grade + ["--no-sandbox", "--", *program])
     print("%-20s 200 starts from a loop %.3f s (%.2f ms each); grade --no-sandbox %.3f s (%.2f ms a case); "
-          "grade in the sandbox %.3f s (%.2f ms a case): the sandbox adds %.2f ms a run"
-          % (name, alone, alone * 5, plain, plain * 5, sandboxed, sandboxed * 5, (sandboxed - plain) * 5))
+          "grade in the sandbox %.3f s (%.2f ms a case), with --per-process-limits %.3f s (%.2f ms a case): "
+          "the sandbox adds %.2f ms a run, its control group %.2f ms"
+          % (name, alone, alone * 5, plain, plain * 5, sandboxed, sandboxed * 5, per_process, per_process * 5,
+             (sandboxed - plain) * 5, (sandboxed - per_process) * 5))
 PY

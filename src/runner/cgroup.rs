@@ -152,9 +152,11 @@ fn unescape(text: &str) -> String {
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
     while i < bytes.len() {
+        let octal = bytes
+            .get(i + 1..i + 4)
+            .and_then(|digits| std::str::from_utf8(digits).ok());
         if bytes[i] == b'\\'
-            && i + 3 < bytes.len() + 0
-            && let Ok(value) = u8::from_str_radix(&text[i + 1..i + 4], 8)
+            && let Some(Ok(value)) = octal.map(|digits| u8::from_str_radix(digits, 8))
         {
             out.push(value);
             i += 4;
