@@ -12,6 +12,8 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+use common::FIRST_LEGAL;
+
 /// A class of two (honest.py and the hostile student) and four cases.
 struct Class {
     dir: tempfile::TempDir,
@@ -401,23 +403,6 @@ fn lab4(player: &str) -> (i32, Value) {
     });
     (output.status.code().unwrap_or(-1), report)
 }
-
-/// Python: the first legal move of `board` for `token`.
-const FIRST_LEGAL: &str = r#"
-def first_legal(board, token):
-    other = 'o' if token == 'x' else 'x'
-    for sq in range(64):
-        if board[sq] != '.':
-            continue
-        r, c = divmod(sq, 8)
-        for dr in (-1, 0, 1):
-            for dc in (-1, 0, 1):
-                rr, cc, n = r + dr, c + dc, 0
-                while (dr or dc) and 0 <= rr < 8 and 0 <= cc < 8 and board[rr * 8 + cc] == other:
-                    rr, cc, n = rr + dr, cc + dc, n + 1
-                if n and 0 <= rr < 8 and 0 <= cc < 8 and board[rr * 8 + cc] == token:
-                    return sq
-"#;
 
 /// A daemon started in a new session, then SIGKILL and SIGSTOP to the parent.
 fn tricks(tag: &str) -> String {

@@ -11,22 +11,54 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-/// Python: the first legal move of `board` for `token`.
-const FIRST_LEGAL: &str = r#"
-def first_legal(board, token):
-    other = 'o' if token == 'x' else 'x'
-    for sq in range(64):
-        if board[sq] != '.':
-            continue
-        r, c = divmod(sq, 8)
-        for dr in (-1, 0, 1):
-            for dc in (-1, 0, 1):
-                rr, cc, n = r + dr, c + dc, 0
-                while (dr or dc) and 0 <= rr < 8 and 0 <= cc < 8 and board[rr * 8 + cc] == other:
-                    rr, cc, n = rr + dr, cc + dc, n + 1
-                if n and 0 <= rr < 8 and 0 <= cc < 8 and board[rr * 8 + cc] == token:
-                    return sq
-"#;
+use common::FIRST_LEGAL;
+
+/// A quickmove player's Python file that plays the first legal move.
+fn quickmove_source() -> String {
+    format!("{FIRST_LEGAL}\ndef quickMove(board, token):\n    return first_legal(board, token)\n")
+}
+
+/// `DIR/class`, holding the course's reference program as `honest.py`.
+fn class_with_honest(dir: &Path) -> PathBuf {
+    let class = dir.join("class");
+    std::fs::create_dir(&class).unwrap();
+    let reference = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/lab_reference.py");
+    std::fs::copy(reference, class.join("honest.py")).unwrap();
+    class
+}
+
+/// `lab4 --class CLASS --form FORM --run RUN --games 2 --move-time 5 --json`: its output.
+fn lab4_class(class: &Path, form: &str, run: &str) -> std::process::Output {
+    common::othello(["lab4", "--class"])
+        .arg(class)
+        .args([
+            "--form",
+            form,
+            "--run",
+            run,
+            "--games",
+            "2",
+            "--move-time",
+            "5",
+            "--json",
+        ])
+        .timeout(Duration::from_secs(120))
+        .output()
+        .unwrap()
+}
+
+/// A match of the quickmove player `player` against random, logged: the log's path.
+fn logged_match(dir: &Path, player: &Path, games: u32) -> PathBuf {
+    let log = dir.join("games.jsonl");
+    common::othello(["match", &format!("quickmove:{}", player.display()), "random", "--games"])
+        .arg(games.to_string())
+        .arg("--log")
+        .arg(&log)
+        .timeout(Duration::from_secs(120))
+        .assert()
+        .success();
+    log
+}
 
 /// An executable Python script at `path` (an argv player: `BOARD TOKEN` in, a move out) that first
 /// appends its arguments to `marker` if it can: only on the host can it reach that file.
@@ -70,22 +102,7 @@ fn class_with_a_python3(dir: &Path) -> (PathBuf, PathBuf) {
 fn a_students_file_named_python3_is_never_run_on_the_host() {
     let dir = tempfile::tempdir().unwrap();
     let (class, marker) = class_with_a_python3(dir.path());
-    let output = common::othello(["lab4", "--class"])
-        .arg(&class)
-        .args([
-            "--form",
-            "argv",
-            "--run",
-            "{}",
-            "--games",
-            "2",
-            "--move-time",
-            "5",
-            "--json",
-        ])
-        .timeout(Duration::from_secs(120))
-        .output()
-        .unwrap();
+    let output = lab4_class(&class, "argv", "{}");
     assert_eq!(reached(&marker), "", "lab4 --class ran a student's file on the host");
     let students = json_lines(&output.stdout);
     assert_eq!(students.len(), 2, "{}", String::from_utf8_lossy(&output.stderr));
@@ -148,7 +165,7 @@ fn a_students_file_named_python3_is_never_run_on_the_host() {
 fn peeking_class(dir: &Path) -> PathBuf {
     let class = dir.join("class");
     std::fs::create_dir(&class).unwrap();
-    let player = format!("{FIRST_LEGAL}\ndef quickMove(board, token):\n    return first_legal(board, token)\n");
+    let player = quickmove_source();
     std::fs::write(class.join("classmate.py"), &player).unwrap();
     let peek = format!(
         "import os\nseen = os.listdir(os.path.dirname(os.path.abspath(__file__)))\nif 'classmate.py' in seen:\n    raise ImportError('saw a classmate: ' + ' '.join(sorted(seen)))\n{player}"
@@ -176,12 +193,7 @@ fn whole_folder_with_a_class_is_refused_and_each_student_sees_only_their_own() {
         assert!(stderr.contains("--whole-folder"), "{command}: {stderr}");
         assert_eq!(stderr.lines().count(), 1, "{command}: {stderr}");
     }
-    let output = common::othello(["lab4", "--class"])
-        .arg(&class)
-        .args(["--form", "quickmove", "--games", "2", "--json"])
-        .timeout(Duration::from_secs(120))
-        .output()
-        .unwrap();
+    let output = lab4_class(&class, "quickmove", "python3 {}");
     let students = json_lines(&output.stdout);
     assert_eq!(students.len(), 2);
     for student in &students {
@@ -192,10 +204,7 @@ fn whole_folder_with_a_class_is_refused_and_each_student_sees_only_their_own() {
 /// A class folder holding the course's reference program as `honest.py`, and a folder outside it
 /// with the teacher's secret (as `~/.ssh/id_rsa` or `/etc/shadow` would be): (class, secrets).
 fn class_beside_a_secret(dir: &Path) -> (PathBuf, PathBuf) {
-    let class = dir.join("class");
-    std::fs::create_dir(&class).unwrap();
-    let reference = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/lab_reference.py");
-    std::fs::copy(reference, class.join("honest.py")).unwrap();
+    let class = class_with_honest(dir);
     let secrets = dir.join("teacher");
     std::fs::create_dir(&secrets).unwrap();
     std::fs::write(secrets.join("secret.txt"), "TEACHER-SECRET-7731\n").unwrap();
@@ -263,12 +272,7 @@ fn a_class_entry_linked_to_outside_the_class_is_refused_and_never_read() {
         "{stdout}"
     );
     // lab4 and tournament leave it out the same way.
-    let output = common::othello(["lab4", "--class"])
-        .arg(&class)
-        .args(["--form", "strategy", "--games", "2", "--json"])
-        .timeout(Duration::from_secs(120))
-        .output()
-        .unwrap();
+    let output = lab4_class(&class, "strategy", "python3 {}");
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(!text.contains("TEACHER-SECRET"), "{text}");
     let thief = json_lines(&output.stdout)
@@ -534,10 +538,7 @@ fn unsafe_for_a_terminal(text: &str) -> Option<String> {
 /// A class whose hostile members are named with terminal controls and a line break, and whose
 /// stderr and exception messages carry the tricks, beside the honest reference.
 fn terminal_class(dir: &Path) -> PathBuf {
-    let class = dir.join("class");
-    std::fs::create_dir(&class).unwrap();
-    let reference = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/lab_reference.py");
-    std::fs::copy(reference, class.join("honest.py")).unwrap();
+    let class = class_with_honest(dir);
     let tricks = TERMINAL_TRICKS;
     // As a lab program it crashes with the tricks on stderr; as a quickmove player, its import does.
     let source = format!("import sys\nsys.stderr.write({tricks} + '\\n')\nraise ValueError({tricks})\n");
@@ -581,24 +582,8 @@ fn students_text_reaches_the_terminal_escaped_in_every_report() {
     }
     // A log whose player is named with the tricks, replayed.
     let player = dir.path().join(format!("{}.py", "\x1b[1A\x1b[2Kplayer"));
-    std::fs::write(
-        &player,
-        format!("{FIRST_LEGAL}\ndef quickMove(board, token):\n    return first_legal(board, token)\n"),
-    )
-    .unwrap();
-    let log = dir.path().join("games.jsonl");
-    common::othello([
-        "match",
-        &format!("quickmove:{}", player.display()),
-        "random",
-        "--games",
-        "2",
-        "--log",
-    ])
-    .arg(&log)
-    .timeout(Duration::from_secs(120))
-    .assert()
-    .success();
+    std::fs::write(&player, quickmove_source()).unwrap();
+    let log = logged_match(dir.path(), &player, 2);
     let output = common::othello(["replay"]).arg(&log).output().unwrap();
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "{text}");
@@ -634,7 +619,7 @@ fn gradebook_cells_never_start_a_formula() {
     std::fs::create_dir(&class).unwrap();
     std::fs::create_dir(&players).unwrap();
     let reference = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/lab_reference.py");
-    let player = format!("{FIRST_LEGAL}\ndef quickMove(board, token):\n    return first_legal(board, token)\n");
+    let player = quickmove_source();
     for name in ["honest", "=HYPERLINK(\"x.example\",\"y\")", "+SUM(1,2)", "-2+3", "@cmd"] {
         std::fs::copy(&reference, class.join(format!("{name}.py"))).unwrap();
         std::fs::write(players.join(format!("{name}.py")), &player).unwrap();
@@ -697,24 +682,8 @@ fn rendered(page: &Path) -> String {
 fn a_player_named_like_markup_leaves_the_replay_page_whole() {
     let dir = tempfile::tempdir().unwrap();
     let player = dir.path().join("<!--<script>.py");
-    std::fs::write(
-        &player,
-        format!("{FIRST_LEGAL}\ndef quickMove(board, token):\n    return first_legal(board, token)\n"),
-    )
-    .unwrap();
-    let log = dir.path().join("games.jsonl");
-    common::othello([
-        "match",
-        &format!("quickmove:{}", player.display()),
-        "random",
-        "--games",
-        "3",
-        "--log",
-    ])
-    .arg(&log)
-    .timeout(Duration::from_secs(120))
-    .assert()
-    .success();
+    std::fs::write(&player, quickmove_source()).unwrap();
+    let log = logged_match(dir.path(), &player, 3);
     let page = dir.path().join("page.html");
     common::othello(["replay"])
         .arg(&log)
@@ -828,7 +797,7 @@ fn a_name_that_is_not_utf8_is_graded_like_any_other() {
     std::fs::create_dir(&class).unwrap();
     std::fs::create_dir(&players).unwrap();
     let reference = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/lab_reference.py");
-    let player = format!("{FIRST_LEGAL}\ndef quickMove(board, token):\n    return first_legal(board, token)\n");
+    let player = quickmove_source();
     for name in [latin1, std::ffi::OsStr::new("ascii.py")] {
         std::fs::copy(&reference, class.join(name)).unwrap();
         std::fs::write(players.join(name), &player).unwrap();
@@ -849,12 +818,7 @@ fn a_name_that_is_not_utf8_is_graded_like_any_other() {
         for name in [latin1, std::ffi::OsStr::new("ascii.py")] {
             std::fs::write(players.join(name), &source).unwrap();
         }
-        let output = common::othello(["lab4", "--class"])
-            .arg(&players)
-            .args(["--form", form, "--games", "2", "--move-time", "5", "--json"])
-            .timeout(Duration::from_secs(120))
-            .output()
-            .unwrap();
+        let output = lab4_class(&players, form, "python3 {}");
         let students = json_lines(&output.stdout);
         assert_eq!(students.len(), 2, "{}", String::from_utf8_lossy(&output.stderr));
         for student in &students {
@@ -880,22 +844,7 @@ fn a_name_that_is_not_utf8_is_graded_like_any_other() {
     let argv = dir.path().join("argv");
     std::fs::create_dir(&argv).unwrap();
     argv_player(&argv.join(latin1), &dir.path().join("unused-marker"));
-    let output = common::othello(["lab4", "--class"])
-        .arg(&argv)
-        .args([
-            "--form",
-            "argv",
-            "--run",
-            "python3 {}",
-            "--games",
-            "2",
-            "--move-time",
-            "5",
-            "--json",
-        ])
-        .timeout(Duration::from_secs(120))
-        .output()
-        .unwrap();
+    let output = lab4_class(&argv, "argv", "python3 {}");
     let students = json_lines(&output.stdout);
     assert_eq!(
         (&students[0]["played"], &students[0]["forfeits"]),
@@ -929,10 +878,7 @@ fn a_folder_a_pth_file_puts_on_the_module_path_is_not_shown() {
         .path()
         .join("site-packages");
     std::fs::write(site.join("course_tools.pth"), format!("{}\n", course.display())).unwrap();
-    let class = dir.path().join("class");
-    std::fs::create_dir(&class).unwrap();
-    let reference = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/lab_reference.py");
-    std::fs::copy(reference, class.join("honest.py")).unwrap();
+    let class = class_with_honest(dir.path());
     std::fs::write(
         class.join("cheat.py"),
         "import os, sys\nfor folder in sys.path:\n    try:\n        sys.stderr.write(open(os.path.join(folder, 'answers.txt')).read())\n    except OSError:\n        pass\nsys.exit(1)\n",
@@ -973,10 +919,7 @@ fn a_folder_a_pth_file_puts_on_the_module_path_is_not_shown() {
 /// 2 cases: (exit status, stdout, the hostile student's case objects); the honest one passes.
 fn graded_beside_honest(name: &str, source: &str, extra: &[&str]) -> (i32, String, Vec<Value>) {
     let dir = tempfile::tempdir().unwrap();
-    let class = dir.path().join("class");
-    std::fs::create_dir(&class).unwrap();
-    let reference = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/lab_reference.py");
-    std::fs::copy(reference, class.join("honest.py")).unwrap();
+    let class = class_with_honest(dir.path());
     std::fs::write(class.join(format!("{name}.py")), source).unwrap();
     let cases = common::lab_cases(dir.path(), 2, 5);
     let (status, stdout, objects, _) = grade_class(dir.path(), &class, &cases, extra);
@@ -1046,11 +989,7 @@ fn a_players_processes_are_frozen_between_its_moves() {
     )
     .unwrap();
     let calm = dir.path().join("calm.py");
-    std::fs::write(
-        &calm,
-        format!("{FIRST_LEGAL}\ndef quickMove(board, token):\n    return first_legal(board, token)\n"),
-    )
-    .unwrap();
+    std::fs::write(&calm, quickmove_source()).unwrap();
     // 0.1 s of CPU time a move, in 1 s of wall time: beside 60 busy processes on two cores it
     // would need about 3 s.
     let honest = dir.path().join("honest.py");

@@ -156,3 +156,20 @@ pub fn lab_cases(dir: &std::path::Path, count: u32, seed: u64) -> std::path::Pat
     .success();
     cases
 }
+
+/// Python: the first legal move of `board` for `token`.
+pub const FIRST_LEGAL: &str = r#"
+def first_legal(board, token):
+    other = 'o' if token == 'x' else 'x'
+    for sq in range(64):
+        if board[sq] != '.':
+            continue
+        r, c = divmod(sq, 8)
+        for dr in (-1, 0, 1):
+            for dc in (-1, 0, 1):
+                rr, cc, n = r + dr, c + dc, 0
+                while (dr or dc) and 0 <= rr < 8 and 0 <= cc < 8 and board[rr * 8 + cc] == other:
+                    rr, cc, n = rr + dr, cc + dc, n + 1
+                if n and 0 <= rr < 8 and 0 <= cc < 8 and board[rr * 8 + cc] == token:
+                    return sq
+"#;
