@@ -1069,3 +1069,51 @@ fn without_control_groups_the_sandbox_refuses_or_goes_on_as_asked() {
         "{summary}"
     );
 }
+
+/// Markup in students' names and words stays text in every HTML report (grade, lab4, tournament),
+/// as Chromium renders them: no element of theirs appears in the page.
+#[test]
+fn markup_in_names_stays_text_in_every_html_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let marked = "<img src=x onerror=alert(1)>";
+    let class = class_with_honest(dir.path());
+    // It crashes, printing more markup on stderr.
+    let loud = "import sys\nsys.stderr.write('<script>document.title=\"PWNED\"</script>\\n')\nsys.exit(1)\n";
+    std::fs::write(class.join(format!("{marked}.py")), loud).unwrap();
+    let players = dir.path().join("players");
+    std::fs::create_dir(&players).unwrap();
+    for name in ["honest", marked] {
+        std::fs::write(players.join(format!("{name}.py")), quickmove_source()).unwrap();
+    }
+    let cases = common::lab_cases(dir.path(), 1, 5);
+    let pages = [
+        dir.path().join("grade.html"),
+        dir.path().join("lab4.html"),
+        dir.path().join("tournament.html"),
+    ];
+    let (_, stdout, objects, _) = grade_class(dir.path(), &class, &cases, &["--html", pages[0].to_str().unwrap()]);
+    assert_eq!(verdicts(&objects, "honest"), ["pass"], "{stdout}");
+    for (command, count, page) in [("lab4", "--games", &pages[1]), ("tournament", "--rounds", &pages[2])] {
+        common::othello([command, "--class"])
+            .arg(&players)
+            .args(["--form", "quickmove", count, "1", "--html"])
+            .arg(page)
+            .timeout(Duration::from_secs(120))
+            .assert()
+            .success();
+    }
+    for page in &pages {
+        let dom = rendered(page);
+        assert!(!dom.contains("<img"), "{}: {dom}", page.display());
+        assert!(
+            !dom.contains("<title>PWNED") && !dom.contains("<script>document"),
+            "{}: {dom}",
+            page.display()
+        );
+        assert!(
+            dom.contains("&lt;img src=x onerror=alert(1)&gt;"),
+            "{}: {dom}",
+            page.display()
+        );
+    }
+}
