@@ -334,19 +334,40 @@ impl Group {
         Ok(group)
     }
 
-    /// The run's `cgroup.procs` files, open for writing: the program writes `0` to each before
-    /// its `exec`, and is in its groups from then on.
+    /// The files the program joins the run's groups by, open for writing: it writes `0` to each
+    /// before its `exec`, and is in its groups from then on. v1's `tasks` (a single thread, the
+    /// program before its `exec`, moves without the kernel's lock on every thread group, which
+    /// costs a grace period of its own), v2's `cgroup.procs`, last.
     pub fn joins(&self) -> Result<Vec<File>, String> {
-        self.dirs
-            .iter()
-            .map(|(_, dir)| {
-                let path = dir.join("cgroup.procs");
+        let mut dirs: Vec<&(Version, PathBuf)> = self.dirs.iter().collect();
+        dirs.sort_by_key(|(version, _)| *version == Version::V2);
+        dirs.into_iter()
+            .map(|(version, dir)| {
+                let path = dir.join(match version {
+                    Version::V1 => "tasks",
+                    Version::V2 => "cgroup.procs",
+                });
                 OpenOptions::new()
                     .write(true)
                     .open(&path)
                     .map_err(|e| format!("cannot open {}: {e}", path.display()))
             })
             .collect()
+    }
+
+    /// The run's v2 group's folder, open, when it has one (for `CLONE_INTO_CGROUP`): its
+    /// `cgroup.procs` is then the last of `joins`.
+    pub fn v2_dir(&self) -> Result<Option<File>, String> {
+        let Some((_, dir)) = self.dirs.iter().find(|(version, _)| *version == Version::V2) else {
+            return Ok(None);
+        };
+        use std::os::unix::fs::OpenOptionsExt;
+        OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_DIRECTORY)
+            .open(dir)
+            .map(Some)
+            .map_err(|e| format!("cannot open {}: {e}", dir.display()))
     }
 
     /// The file the run's CPU time is read from, open (see `cpu_nanoseconds`).

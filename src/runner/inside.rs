@@ -22,11 +22,16 @@ const CPU_FILE: c_int = 6;
 /// The `cgroup.procs` files of the run's groups (at most four: one per hierarchy), which the
 /// program writes `0` to before its `exec`.
 const JOINS: [c_int; 4] = [7, 8, 9, 10];
-const FIRST_FREE: c_int = 11;
+/// The run's v2 group's folder, when it has one: the program is cloned straight into it
+/// (`CLONE_INTO_CGROUP`), and skips its `cgroup.procs` (the last of JOINS), whose write waits for
+/// a grace period of the kernel's (some 10 ms) when runs are not back to back.
+const V2_GROUP: c_int = 11;
+const FIRST_FREE: c_int = 12;
 
 /// The descriptors the init is started with, in the order of their numbers here: stdin, stdout,
-/// stderr, CTL_IN, CTL_OUT, LIFELINE, CPU_FILE, JOINS; -1 for an absent one (from CPU_FILE on).
-pub(super) type Descriptors = [c_int; 11];
+/// stderr, CTL_IN, CTL_OUT, LIFELINE, CPU_FILE, JOINS, V2_GROUP; -1 for an absent one (from
+/// CPU_FILE on).
+pub(super) type Descriptors = [c_int; 12];
 
 /// How the init reads the run's CPU time: no group (the processes it sees), a v1 `cpuacct.usage`,
 /// or a v2 `cpu.stat`.
@@ -53,6 +58,9 @@ pub(super) const END_CPU: u64 = 1;
 pub(super) const END_WALL: u64 = 2;
 pub(super) const END_STALLED: u64 = 3;
 pub(super) const END_STOPPED: u64 = 4;
+
+/// clone3's flag for a child born in the cgroup its `cgroup` descriptor names.
+const CLONE_INTO_CGROUP: u64 = 0x2_0000_0000;
 
 /// No limit (a deadline never reached).
 pub(super) const NEVER: u64 = u64::MAX;
@@ -183,11 +191,39 @@ pub(super) fn init(plan: &Plan, fds: Descriptors, cpu_from: u64) -> ! {
         check(proc_fd as c_long, SETUP_PROC);
         deny_user_namespaces(proc_fd);
         check(libc::chdir(plan.workdir.as_ptr()) as c_long, SETUP_WORKDIR);
-        let program = libc::syscall(libc::SYS_clone, libc::SIGCHLD as c_long, 0, 0, 0, 0);
-        if program == 0 {
-            // Only the slots that held a group's file: a free one may hold another file by now.
-            let joins = fds[JOINS[0] as usize..].iter().take_while(|&&fd| fd >= 0).count();
-            start_program(plan, &JOINS[..joins]);
+        // Only the slots that held a group's file: a free one may hold another file by now.
+        let joins = fds[JOINS[0] as usize..V2_GROUP as usize]
+            .iter()
+            .take_while(|&&fd| fd >= 0)
+            .count();
+        let mut program = -1;
+        if fds[V2_GROUP as usize] >= 0 {
+            // struct clone_args: flags, pidfd, child_tid, parent_tid, exit_signal, stack,
+            // stack_size, tls, set_tid, set_tid_size, cgroup.
+            let args: [u64; 11] = [
+                CLONE_INTO_CGROUP,
+                0,
+                0,
+                0,
+                libc::SIGCHLD as u64,
+                0,
+                0,
+                0,
+                0,
+                0,
+                V2_GROUP as u64,
+            ];
+            program = libc::syscall(libc::SYS_clone3, args.as_ptr(), std::mem::size_of_val(&args));
+            if program == 0 {
+                start_program(plan, &JOINS[..joins.saturating_sub(1)]);
+            }
+        }
+        if program < 0 {
+            // No clone3 (before Linux 5.7), or no v2 group: the program joins its groups itself.
+            program = libc::syscall(libc::SYS_clone, libc::SIGCHLD as c_long, 0, 0, 0, 0);
+            if program == 0 {
+                start_program(plan, &JOINS[..joins]);
+            }
         }
         check(program, SETUP_CLONE);
         let program = program as libc::pid_t;
@@ -235,8 +271,8 @@ unsafe fn deny_user_namespaces(proc_fd: c_int) {
 unsafe fn arrange_descriptors(fds: Descriptors) {
     // SAFETY (whole function): descriptor calls on integers.
     unsafe {
-        // First out of the way of 0-10, then into place.
-        let mut moved = [-1; 11];
+        // First out of the way of 0-11, then into place.
+        let mut moved = [-1; 12];
         for (slot, &fd) in fds.iter().enumerate() {
             if fd < 0 && slot >= CPU_FILE as usize {
                 continue;
@@ -483,6 +519,7 @@ unsafe fn start_program(plan: &Plan, joins: &[c_int]) -> ! {
         // Into the run's control groups, while still able to (before its own user); then none of
         // their files stays open for the program.
         libc::close(CPU_FILE);
+        libc::close(V2_GROUP);
         for &fd in joins {
             if libc::write(fd, b"0".as_ptr().cast(), 1) != 1 {
                 send([REC_SETUP_FAILED, SETUP_JOIN, errno() as u64, 0]);

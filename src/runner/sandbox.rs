@@ -461,6 +461,12 @@ pub(super) fn spawn(
     let io = |what: &str, e: std::io::Error| SandboxError(format!("cannot start the sandbox: {what}: {e}"));
     // The group's files, open before the clone: the init reads its CPU time from one, the program
     // joins the groups by the others.
+    let v2_group = group
+        .as_ref()
+        .map(Group::v2_dir)
+        .transpose()
+        .map_err(SandboxError)?
+        .flatten();
     let (cpu_file, joins, cpu_from) = match &group {
         Some(group) => (
             Some(group.cpu_file().map_err(SandboxError)?),
@@ -488,7 +494,7 @@ pub(super) fn spawn(
     let (stderr_ours, stderr_inside) = pipe().map_err(|e| io("a pipe", e))?;
     let (commands_inside, commands_ours) = pipe().map_err(|e| io("a pipe", e))?;
     let (records_ours, records_inside) = pipe().map_err(|e| io("a pipe", e))?;
-    let mut fds: inside::Descriptors = [-1; 11];
+    let mut fds: inside::Descriptors = [-1; 12];
     fds[..6].copy_from_slice(&[
         stdin_inside.as_raw_fd(),
         stdout_inside.as_raw_fd(),
@@ -498,9 +504,10 @@ pub(super) fn spawn(
         lifeline,
     ]);
     fds[6] = cpu_file.as_ref().map_or(-1, AsRawFd::as_raw_fd);
-    for (slot, join) in fds[7..].iter_mut().zip(&joins) {
+    for (slot, join) in fds[7..11].iter_mut().zip(&joins) {
         *slot = join.as_raw_fd();
     }
+    fds[11] = v2_group.as_ref().map_or(-1, AsRawFd::as_raw_fd);
     // SAFETY: a raw clone, like fork: the child runs only `inside::init`, which makes system calls
     // on memory prepared above and never returns.
     let pid = unsafe {
@@ -527,7 +534,7 @@ pub(super) fn spawn(
         commands_inside,
         records_inside,
     ));
-    drop((cpu_file, joins));
+    drop((cpu_file, joins, v2_group));
     let mut sandbox = Sandbox {
         group,
         pid,
