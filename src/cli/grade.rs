@@ -311,21 +311,30 @@ fn programs(args: &GradeArgs) -> Result<Vec<Program>> {
         .into_iter()
         .map(|path| {
             let name = super::member_name(&path);
-            if let Some(why) = super::member_refused(&path) {
-                let mut program = Program::from_template(name, &words, &path);
-                program.refused = Some(why);
-                return Ok(program);
-            }
-            let size = crate::runner::entry_size(&path).with_context(|| format!("cannot read {}", path.display()))?;
-            if size > MAX_ENTRY_BYTES {
-                bail!(
+            let entry = match super::member_entry(&path) {
+                Ok(entry) => entry,
+                Err(why) => {
+                    let mut program = Program::from_template(name, &words, &path);
+                    program.refused = Some(why);
+                    return Ok(program);
+                }
+            };
+            // One student's entry that cannot be copied is that student's failure, not the class's.
+            let too_large = match crate::runner::entry_size(&entry) {
+                Ok(size) if size > MAX_ENTRY_BYTES => Some(format!(
                     "{} holds {} MB: too large to copy for every case (at most {} MB)",
                     path.display(),
                     size >> 20,
                     MAX_ENTRY_BYTES >> 20
-                );
+                )),
+                Ok(_) => None,
+                Err(error) => Some(format!("cannot read {}: {error}", path.display())),
+            };
+            if let Some(why) = too_large {
+                let mut program = Program::from_template(name, &words, &path);
+                program.refused = Some(why);
+                return Ok(program);
             }
-            let entry = std::path::absolute(&path).with_context(|| format!("cannot resolve {}", path.display()))?;
             Ok(Program::from_template(name, &words, &entry))
         })
         .collect()

@@ -795,22 +795,23 @@ pub(crate) fn class_members(class: &std::path::Path) -> Result<Vec<std::path::Pa
     Ok(students)
 }
 
-/// Why a class member is not run, if it is not: an entry that is a link to outside the class
-/// folder (to `/etc/shadow`, or the teacher's key) would be copied for the student to print.
-pub(crate) fn member_refused(path: &std::path::Path) -> Option<String> {
-    let link = std::fs::symlink_metadata(path).ok()?.file_type().is_symlink();
-    if !link {
-        return None;
-    }
-    let class = path.parent().and_then(|class| std::fs::canonicalize(class).ok());
-    match (std::fs::canonicalize(path), class) {
-        (Ok(target), Some(class)) if target.starts_with(&class) => None,
-        (Ok(target), _) => Some(format!(
+/// A class member's entry resolved once, links and all, and checked to lie in the class folder:
+/// what its runs copy (through no link, so that an entry swapped for a link later gives nothing),
+/// or why it is not run. An entry that is a link to outside the class folder (to `/etc/shadow`, or
+/// the teacher's key) would be copied for the student to print.
+pub(crate) fn member_entry(path: &std::path::Path) -> std::result::Result<std::path::PathBuf, String> {
+    let class = path
+        .parent()
+        .and_then(|class| std::fs::canonicalize(class).ok())
+        .ok_or_else(|| format!("cannot resolve the class folder of {}", path.display()))?;
+    match std::fs::canonicalize(path) {
+        Ok(target) if target.starts_with(&class) && target != class => Ok(target),
+        Ok(target) => Err(format!(
             "{} is a link to {}, outside the class folder: not run",
             path.display(),
             target.display()
         )),
-        (Err(error), _) => Some(format!("{} is a link that leads nowhere ({error})", path.display())),
+        Err(error) => Err(format!("cannot read {}: {error}", path.display())),
     }
 }
 
@@ -833,9 +834,7 @@ pub(crate) fn member_player(
     template: &str,
 ) -> std::result::Result<crate::strategy::StrategySpec, String> {
     use crate::programs::ProgramForm;
-    if let Some(why) = member_refused(path) {
-        return Err(why);
-    }
+    let resolved = member_entry(path)?;
     let absolute = std::path::absolute(path).map_err(|e| e.to_string())?;
     // The text is for people (the entry's name escaped); what runs is `member`, by its bytes.
     let shown = crate::printable::name(absolute.as_os_str());
@@ -844,7 +843,7 @@ pub(crate) fn member_player(
             let quoted = shell_words::quote(&shown).into_owned();
             format!("argv:{}", template.replace("{}", &quoted))
         }
-        _ if absolute.is_dir() => {
+        _ if resolved.is_dir() => {
             return Err(format!(
                 "a folder: {} programs are files (give the folder's own file)",
                 form.prefix().trim_end_matches(':')
@@ -861,7 +860,7 @@ pub(crate) fn member_player(
     let spec: crate::strategy::StrategySpec = text
         .parse()
         .map_err(|e: crate::strategy::UnknownStrategy| e.to_string())?;
-    Ok(spec.with_program(|program| program.member = Some((absolute, template))))
+    Ok(spec.with_program(|program| program.member = Some((resolved, template))))
 }
 
 /// The threads asked for, or one per core.

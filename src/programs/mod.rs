@@ -221,9 +221,12 @@ impl ProgramSpec {
                 } else {
                     "strategy"
                 };
-                let file = match &self.member {
-                    Some((entry, _)) => entry.clone(),
-                    None => std::path::absolute(&self.target).map_err(|e| self.error(e.to_string()))?,
+                let copy = match &self.member {
+                    Some((entry, _)) => Word::copy_resolved(entry, false, "{}"),
+                    None => {
+                        let file = std::path::absolute(&self.target).map_err(|e| self.error(e.to_string()))?;
+                        Word::copy_of(&file, self.whole_folder)
+                    }
                 };
                 let mut words = vec![
                     Word::text("python3"),
@@ -231,7 +234,7 @@ impl ProgramSpec {
                     Word::text("-c"),
                     Word::text(HELPER),
                     Word::text(mode),
-                    Word::copy_of(&file, self.whole_folder),
+                    copy,
                 ];
                 if let (ProgramForm::QuickMove, Some(holes)) = (self.form, self.hole_limit) {
                     words.push(Word::text(holes.to_string()));

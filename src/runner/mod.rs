@@ -57,6 +57,17 @@ impl Word {
         }
     }
 
+    /// A copy of `path` exactly, its links not followed now nor later: a path already resolved and
+    /// checked (a class member's entry, see `template_words`).
+    pub fn copy_resolved(path: &Path, contents: bool, template: impl Into<OsString>) -> Word {
+        Word::Copy {
+            source: path.to_path_buf(),
+            resolved: path.to_path_buf(),
+            contents,
+            template: template.into(),
+        }
+    }
+
     /// A copy of a file or folder, the word its path.
     pub fn copy(source: impl AsRef<Path>) -> Word {
         Word::copy_into(source.as_ref(), false, "{}")
@@ -75,15 +86,16 @@ impl Word {
     }
 }
 
-/// A `--run` template's words for a class member's entry: a word holding `{}` is a copy of the
-/// entry (of its contents, when it is a folder: `python3 {}` then runs its `__main__.py`), every
-/// other word is the teacher's own text (its first word an interpreter found on PATH).
+/// A `--run` template's words for a class member's entry, already resolved and checked: a word
+/// holding `{}` is a copy of the entry (of its contents, when it is a folder: `python3 {}` then
+/// runs its `__main__.py`), every other word is the teacher's own text (its first word an
+/// interpreter found on PATH).
 pub fn template_words(template: &[String], entry: &Path) -> Vec<Word> {
     template
         .iter()
         .map(|word| {
             if word.contains("{}") {
-                Word::copy_into(entry, entry.is_dir(), word)
+                Word::copy_resolved(entry, entry.is_dir(), word)
             } else {
                 Word::text(word.clone())
             }
@@ -830,12 +842,32 @@ pub fn is_runnable(word: &str) -> bool {
 }
 
 /// The size in bytes of a file or folder (everything under it), to refuse copying a huge one.
+/// Links are not followed, and what vanishes while it is sized (a student's folder changing under
+/// the grader) counts nothing: the copies are cut at their budget whatever this says.
 pub fn entry_size(entry: &Path) -> std::io::Result<u64> {
     let meta = std::fs::symlink_metadata(entry)?;
     if !meta.is_dir() {
         return Ok(meta.len());
     }
-    std::fs::read_dir(entry)?.try_fold(0, |total, child| Ok(total + entry_size(&child?.path())?))
+    let gone = |error: &std::io::Error| {
+        matches!(
+            error.kind(),
+            std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+        )
+    };
+    let children = match std::fs::read_dir(entry) {
+        Ok(children) => children,
+        Err(error) if gone(&error) => return Ok(0),
+        Err(error) => return Err(error),
+    };
+    children.into_iter().try_fold(0, |total, child| {
+        let size = match child.and_then(|child| entry_size(&child.path())) {
+            Ok(size) => size,
+            Err(error) if gone(&error) => 0,
+            Err(error) => return Err(error),
+        };
+        Ok(total + size)
+    })
 }
 
 /// A long-lived program that answers one line per request (the Python helper of the program

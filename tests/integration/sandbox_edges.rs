@@ -288,6 +288,27 @@ fn a_class_entry_linked_to_outside_the_class_is_refused_and_never_read() {
     );
 }
 
+/// One student's folder too large to copy made the whole class run exit 2 with no grade for
+/// anyone: that student alone is refused, the others graded.
+#[test]
+fn a_class_member_too_large_to_copy_is_refused_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = class_with_honest(dir.path());
+    let hoarder = class.join("hoarder");
+    std::fs::create_dir(&hoarder).unwrap();
+    std::fs::copy(class.join("honest.py"), hoarder.join("__main__.py")).unwrap();
+    std::fs::File::create(hoarder.join("blob"))
+        .unwrap()
+        .set_len(1 << 30)
+        .unwrap();
+    let cases = common::lab_cases(dir.path(), 2, 5);
+    let (status, stdout, objects, all) = grade_class(dir.path(), &class, &cases, &[]);
+    assert_eq!(status, 1, "{all}");
+    assert_eq!(verdicts(&objects, "honest"), ["pass"; 2], "{all}");
+    assert_eq!(verdicts(&objects, "hoarder"), ["crash"; 2], "{all}");
+    assert!(stdout.contains("too large to copy"), "{stdout}");
+}
+
 /// Exchanges two paths (a folder or file and a link) as fast as the kernel allows, until told to
 /// stop: the number of exchanges.
 fn keep_exchanging(
@@ -349,9 +370,9 @@ fn entries_swapped_for_links_during_the_copies_give_nothing() {
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
     for swapper in swappers {
         let swaps = swapper.join().unwrap();
-        assert!(swaps > 1000, "swapped only {swaps} times");
+        assert!(swaps > 1000, "swapped only {swaps} times: {all}");
     }
-    assert_eq!(status, 1, "{stdout}");
+    assert_eq!(status, 1, "{all}");
     assert_eq!(verdicts(&objects, "honest"), ["pass"; 40], "{stdout}");
     assert_eq!(verdicts(&objects, "racer").len(), 40);
     assert_eq!(verdicts(&objects, "leak").len(), 40);
