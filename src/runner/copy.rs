@@ -1,7 +1,7 @@
 //! The init's copies of a student's files into the sandbox: opened through no link at any component
 //! (a folder swapped for a link while it is copied gives nothing), read from the open descriptors,
 //! and cut off at a byte budget counted as they are written (files grown after the grader sized
-//! them cost no more than the budget).
+//! them cost no more than the budget); as root, with the rights of the entry's owner.
 //!
 //! Runs in the init, a raw copy of a multithreaded grader: system calls only, on fixed buffers.
 
@@ -23,6 +23,66 @@ pub(super) struct Budget {
     pub bytes: u64,
     /// The user and group that own the copies (the program's, which may then change them).
     pub owner: u32,
+    /// The user and group (of the run's namespace) whose rights open the entry and everything
+    /// under it: its owner's, when the grader is root, so that a hard link in a student's folder to
+    /// a file only root may read gives nothing. None: the init's own rights.
+    pub reader: Option<(u32, u32)>,
+}
+
+/// Calls `open` with the reader's rights (the file system ids only: the init keeps its others),
+/// then takes back the init's. Without a reader, or an init that is not root (whose maps a root
+/// grader could not write), `open` runs with the init's own rights.
+unsafe fn as_reader(reader: Option<(u32, u32)>, open: impl FnOnce() -> c_int) -> c_int {
+    // SAFETY (whole function): credential system calls on integers.
+    unsafe {
+        // setfsuid never fails: it returns the id before, and an invalid id (-1) changes nothing.
+        let own = libc::syscall(libc::SYS_setfsuid, -1 as c_long) as u32;
+        let Some((uid, gid)) = reader.filter(|_| own == 0) else {
+            return open();
+        };
+        let own_gid = libc::syscall(libc::SYS_setfsgid, gid as c_long) as u32;
+        libc::syscall(libc::SYS_setfsuid, uid as c_long);
+        let now = libc::syscall(libc::SYS_setfsuid, -1 as c_long) as u32;
+        let fd = if now == uid {
+            open()
+        } else {
+            *libc::__errno_location() = libc::EPERM;
+            -1
+        };
+        let error = errno();
+        libc::syscall(libc::SYS_setfsuid, own as c_long);
+        libc::syscall(libc::SYS_setfsgid, own_gid as c_long);
+        *libc::__errno_location() = error;
+        fd
+    }
+}
+
+/// Opens a student's entry: the folders on the way through no link with the init's rights (the
+/// grader resolved and checked them), the entry itself with the reader's (see `Budget::reader`).
+pub(super) unsafe fn open_entry(path: &CStr, flags: c_int, reader: Option<(u32, u32)>) -> c_int {
+    let bytes = path.to_bytes();
+    // SAFETY (whole function): system calls on C strings of fixed buffers.
+    unsafe {
+        let Some(slash) = bytes.iter().rposition(|&b| b == b'/') else {
+            *libc::__errno_location() = libc::EINVAL;
+            return -1;
+        };
+        let (Some(parent), Some(name)) = (Path::new(&bytes[..slash.max(1)]), Path::new(&bytes[slash + 1..])) else {
+            *libc::__errno_location() = libc::ENAMETOOLONG;
+            return -1;
+        };
+        let dir = open_no_links(parent.as_c_str(), libc::O_PATH | libc::O_DIRECTORY);
+        if dir < 0 {
+            return -1;
+        }
+        let fd = as_reader(reader, || {
+            libc::openat(dir, name.as_ptr(), flags | libc::O_NOFOLLOW | libc::O_CLOEXEC)
+        });
+        let error = errno();
+        libc::close(dir);
+        *libc::__errno_location() = error;
+        fd
+    }
 }
 
 /// Opens an absolute path without following a link at any component: `openat2` with
@@ -94,7 +154,7 @@ pub(super) unsafe fn copy(source: &CStr, target: &CStr, contents: bool, budget: 
         } else {
             libc::O_RDONLY | libc::O_NONBLOCK
         };
-        let fd = open_no_links(source, flags);
+        let fd = open_entry(source, flags, budget.reader);
         if fd < 0 {
             return -1;
         }
@@ -214,11 +274,13 @@ unsafe fn copy_folder(dir: c_int, to: &mut Path, buffer: &mut [u8], depth: u32, 
                     libc::DT_UNKNOWN => libc::O_RDONLY | libc::O_NONBLOCK | libc::O_NOCTTY,
                     _ => continue,
                 };
-                let fd = libc::openat(
-                    dir,
-                    name_with_nul.as_ptr().cast::<c_char>(),
-                    flags | libc::O_NOFOLLOW | libc::O_CLOEXEC,
-                );
+                let fd = as_reader(budget.reader, || {
+                    libc::openat(
+                        dir,
+                        name_with_nul.as_ptr().cast::<c_char>(),
+                        flags | libc::O_NOFOLLOW | libc::O_CLOEXEC,
+                    )
+                });
                 if fd < 0 {
                     // Gone, or swapped for a link, since the folder was read: not copied.
                     if errno() == libc::ELOOP || errno() == libc::ENOENT || errno() == libc::ENOTDIR {

@@ -68,6 +68,10 @@ pub(super) const NEVER: u64 = u64::MAX;
 /// The user and group the program runs as inside its namespace (never 0: it has no capabilities).
 pub(super) const INSIDE_ID: u32 = 1000;
 
+/// The id a root grader maps a student entry's owner to, for the init to copy it with that
+/// owner's rights (never the program's: the program cannot take it).
+pub(super) const READER_ID: u32 = 1001;
+
 /// One step of building the program's file system; paths are absolute in the init's view, where the
 /// grader's file system is under `/oldroot` and the program's under `/newroot`.
 pub(super) enum Step {
@@ -119,6 +123,10 @@ pub(super) struct Plan {
     pub rlimits: Vec<(c_int, u64)>,
     /// Bytes the copies may write in all; a copy past it fails with EFBIG.
     pub copy_budget: u64,
+    /// The ids (of the run's namespace) whose rights the copies are read with (`copy::Budget`).
+    pub reader: Option<(u32, u32)>,
+    /// The host's ids of that reader: the grader maps them.
+    pub reader_host: Option<(u32, u32)>,
     /// Nanoseconds of a CPU clock tick (for the `cutime` of /proc/PID/stat).
     pub tick_ns: u64,
     /// The grader's command line and environment strings (start, end): the init, a copy of the
@@ -368,6 +376,7 @@ unsafe fn build_root(plan: &Plan) {
         let mut budget = copy::Budget {
             bytes: plan.copy_budget,
             owner: INSIDE_ID,
+            reader: plan.reader,
         };
         for (index, step) in plan.steps.iter().enumerate() {
             if run_step(step, &mut budget) < 0 {
@@ -419,7 +428,7 @@ unsafe fn run_step(step: &Step, budget: &mut copy::Budget) -> c_long {
             }
             Step::Symlink { target, path } => libc::symlink(target.as_ptr(), path.as_ptr()) as c_long,
             Step::Bind { source, target, dir } => bind_read_only(source, target, *dir),
-            Step::ShowFile { source, target } => show_file(source, target),
+            Step::ShowFile { source, target } => show_file(source, target, budget.reader),
             Step::Copy { source, target } => copy::copy(source, target, false, budget),
             Step::CopyContents { source, target } => copy::copy(source, target, true, budget),
             Step::Proc { target } => {
@@ -441,10 +450,10 @@ unsafe fn run_step(step: &Step, budget: &mut copy::Budget) -> c_long {
 
 /// Shows a student's file read-only: opened through no link, checked to be a file, and bound from
 /// its descriptor (`/proc/self/fd/N`), so that what is shown is what was opened.
-unsafe fn show_file(source: &CStr, target: &CStr) -> c_long {
+unsafe fn show_file(source: &CStr, target: &CStr, reader: Option<(u32, u32)>) -> c_long {
     // SAFETY (whole function): system calls on C strings and local structures.
     unsafe {
-        let fd = copy::open_no_links(source, libc::O_RDONLY | libc::O_NONBLOCK);
+        let fd = copy::open_entry(source, libc::O_RDONLY | libc::O_NONBLOCK, reader);
         if fd < 0 {
             return -1;
         }

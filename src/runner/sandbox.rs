@@ -258,6 +258,7 @@ pub(super) fn plan(
     }
     // SAFETY: sysconf only reads a value.
     let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
+    let reader_host = entry_owner(copies.iter().map(|(source, _, _)| source.as_path()));
     Ok(Plan {
         steps,
         program: executable,
@@ -266,6 +267,8 @@ pub(super) fn plan(
         workdir: c(HOME),
         rlimits,
         copy_budget: MAX_COPIED,
+        reader: reader_host.map(|(uid, gid)| (reader_id(uid), reader_id(gid))),
+        reader_host,
         tick_ns: 1_000_000_000 / ticks,
         wipe: own_strings(),
         _strings: strings,
@@ -544,7 +547,7 @@ pub(super) fn spawn(
         reaped: false,
         plan_steps: plan.steps.iter().map(describe_step).collect(),
     };
-    map_users(pid)?;
+    map_users(pid, plan.reader_host)?;
     sandbox.send(first.command(inside::CMD_GO, 0));
     Ok(Spawned {
         sandbox,
@@ -571,9 +574,33 @@ fn clone_refused(error: std::io::Error) -> SandboxError {
     ))
 }
 
-/// The user maps of a new sandbox. As root: the init stays root (of its namespace only) and the
-/// program runs as an unprivileged user (nobody outside); otherwise both are the grader's user.
-fn map_users(pid: libc::pid_t) -> Result<(), SandboxError> {
+/// Whose rights a root grader copies a run's student entry with: its owner's (the first copy's, the
+/// student's entry), unless that is root. None when the grader is not root: its copies have its
+/// own rights, which are the student files' owner's or less.
+fn entry_owner<'a>(mut copies: impl Iterator<Item = &'a Path>) -> Option<(u32, u32)> {
+    use std::os::unix::fs::MetadataExt;
+    // SAFETY: geteuid only reads.
+    if unsafe { libc::geteuid() } != 0 {
+        return None;
+    }
+    let meta = std::fs::symlink_metadata(copies.next()?).ok()?;
+    (meta.uid() != 0).then(|| (meta.uid(), meta.gid()))
+}
+
+/// The id of the run's namespace a root grader maps an entry owner's host id to: root stays root,
+/// nobody is the program's own id, any other the reader's.
+fn reader_id(host: u32) -> u32 {
+    match host {
+        0 => 0,
+        NOBODY => inside::INSIDE_ID,
+        _ => inside::READER_ID,
+    }
+}
+
+/// The user maps of a new sandbox. As root: the init stays root (of its namespace only), the
+/// program runs as an unprivileged user (nobody outside), and the owner of the student's entry is
+/// mapped for the init to copy it with that owner's rights; otherwise both are the grader's user.
+fn map_users(pid: libc::pid_t, reader: Option<(u32, u32)>) -> Result<(), SandboxError> {
     let write = |file: &str, text: &str| -> std::io::Result<()> {
         std::fs::OpenOptions::new()
             .write(true)
@@ -588,9 +615,20 @@ fn map_users(pid: libc::pid_t) -> Result<(), SandboxError> {
             "cannot start the sandbox: writing /proc/PID/{file}: {e}: this user may not map ids in a user namespace; or run with --no-sandbox (the runs are then not isolated)"
         ))
     };
+    let reader_line = |host: u32| {
+        if reader_id(host) == inside::READER_ID {
+            format!("{} {host} 1\n", inside::READER_ID)
+        } else {
+            String::new()
+        }
+    };
+    let (reader_uid, reader_gid) = match reader {
+        Some((uid, gid)) => (reader_line(uid), reader_line(gid)),
+        None => Default::default(),
+    };
     if uid == 0
-        && write("uid_map", &format!("0 0 1\n{id} {NOBODY} 1\n")).is_ok()
-        && write("gid_map", &format!("0 0 1\n{id} {NOBODY} 1\n")).is_ok()
+        && write("uid_map", &format!("0 0 1\n{id} {NOBODY} 1\n{reader_uid}")).is_ok()
+        && write("gid_map", &format!("0 0 1\n{id} {NOBODY} 1\n{reader_gid}")).is_ok()
     {
         return Ok(());
     }

@@ -288,6 +288,41 @@ fn a_class_entry_linked_to_outside_the_class_is_refused_and_never_read() {
     );
 }
 
+/// As root, a student's folder holding a hard link to a file only root may read (made by anyone
+/// who could, as `/etc/shadow`'s) gave that file to the student: a root grader reads each entry
+/// with its owner's rights, and the honest student beside it, owned alike, is graded as before.
+#[test]
+fn a_root_grader_copies_an_entry_with_its_owners_rights() {
+    // SAFETY: geteuid only reads.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("not run: only a root grader reads files its students' owner may not");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (class, secrets) = class_beside_a_secret(dir.path());
+    let linker = class.join("linker");
+    std::fs::create_dir(&linker).unwrap();
+    std::fs::write(
+        linker.join("__main__.py"),
+        "import os, sys\nsys.exit(open(os.path.join(os.path.dirname(__file__), 'key')).read())\n",
+    )
+    .unwrap();
+    std::fs::hard_link(secrets.join("secret.txt"), linker.join("key")).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(secrets.join("secret.txt"), std::fs::Permissions::from_mode(0o600)).unwrap();
+    // The class is a teacher's (uid 1000); the linked file stays root's.
+    for path in [&class, &class.join("honest.py"), &linker, &linker.join("__main__.py")] {
+        std::os::unix::fs::chown(path, Some(1000), Some(1000)).unwrap();
+    }
+    let cases = common::lab_cases(dir.path(), 2, 5);
+    let (status, stdout, objects, all) = grade_class(dir.path(), &class, &cases, &[]);
+    assert!(!all.contains("TEACHER-SECRET"), "the secret reached a report: {all}");
+    assert_eq!(status, 1, "{all}");
+    assert_eq!(verdicts(&objects, "honest"), ["pass"; 2], "{all}");
+    assert_eq!(verdicts(&objects, "linker"), ["crash"; 2], "{all}");
+    assert!(stdout.contains("Permission denied"), "{stdout}");
+}
+
 /// One student's folder too large to copy made the whole class run exit 2 with no grade for
 /// anyone: that student alone is refused, the others graded.
 #[test]
