@@ -701,7 +701,10 @@ impl GradeCase {
                 marks: judgement.marks,
                 seconds: outcome.seconds,
                 cpu_seconds: outcome.cpu_seconds,
-                ending: outcome.ending.describe(limits),
+                ending: match &outcome.ending {
+                    Ending::NotStarted(why) if judgement.verdict == grade::Verdict::NotRun => why.clone(),
+                    ending => ending.describe(limits),
+                },
                 exit_status,
                 signal,
                 stderr_tail: outcome.stderr_tail.clone(),
@@ -724,6 +727,8 @@ pub struct GradeSummary {
     pub timeouts: usize,
     pub limits: usize,
     pub crashes: usize,
+    /// Cases not run: the program had timed out on `--max-timeouts` cases in a row.
+    pub not_run: usize,
     pub seconds: f64,
     pub cpu_seconds: Option<f64>,
     /// Whether the runs were sandboxed, and how.
@@ -752,6 +757,7 @@ impl GradeSummary {
             timeouts: summary.timeouts,
             limits: summary.limits,
             crashes: summary.crashes,
+            not_run: summary.not_run,
             seconds: summary.seconds,
             cpu_seconds: summary.cpu_seconds,
             isolated: limits.isolation.is_sandbox(),

@@ -50,6 +50,10 @@ pub struct GradeArgs {
     /// sandbox: seconds of wall time
     #[arg(long, value_name = "SECONDS", value_parser = super::seconds, allow_hyphen_values = true)]
     timeout: Option<Duration>,
+    /// After K time-outs of one program in a row, its remaining cases are not run (their verdict:
+    /// `not run`, counted apart); 0 runs every case
+    #[arg(long, value_name = "K", default_value_t = 3)]
+    max_timeouts: usize,
     /// Cases run at a time (default: the number of cores)
     #[arg(short = 'j', long, visible_alias = "threads", value_parser = clap::value_parser!(u32).range(1..=1024))]
     jobs: Option<u32>,
@@ -149,6 +153,7 @@ pub fn run(args: GradeArgs) -> Result<()> {
         jobs: super::threads_or_cores(args.jobs),
         differences: args.differences as usize,
         stderr_lines: 8,
+        max_timeouts: args.max_timeouts,
     };
     outputs.text(&format!(
         "grading {} program{} on {} cases of {} (judge{} {}; {} s{} a case; {} at a time)\nruns: {}\n",

@@ -184,6 +184,8 @@ pub enum Verdict {
     /// A resource limit of the sandbox (memory, file size): the ending names which.
     Limit,
     Crash,
+    /// Not run: the program had timed out on too many cases in a row (`Settings::max_timeouts`).
+    NotRun,
 }
 
 impl Verdict {
@@ -194,6 +196,7 @@ impl Verdict {
             Verdict::Timeout => "timeout",
             Verdict::Limit => "limit",
             Verdict::Crash => "crash",
+            Verdict::NotRun => "not-run",
         }
     }
 }
@@ -242,6 +245,9 @@ pub struct Settings {
     pub differences: usize,
     /// Lines of stderr kept per outcome.
     pub stderr_lines: usize,
+    /// After this many time-outs of one program in a row, its remaining cases are not run (0:
+    /// every case is run).
+    pub max_timeouts: usize,
 }
 
 /// Judges one run of a case. A time-out or a crash (a signal, or a failing exit status where the
@@ -373,14 +379,20 @@ pub fn run_case(program: &Program, case: &Case, limits: &Limits) -> Run {
 /// Grades every program on every case with `settings.jobs` runs at a time; `report` receives each
 /// outcome in program order, then case order, as soon as all before it are done.
 pub fn grade(programs: &[Program], cases: &[Case], settings: &Settings, mut report: impl FnMut(Outcome)) {
+    let streaks = Streaks::new(programs.len() * cases.len(), cases.len(), settings.max_timeouts);
     let work = |index: usize| {
         let (program, case) = (index / cases.len(), index % cases.len());
+        if !streaks.may_run(index) {
+            return not_run(program, case, settings);
+        }
         let run = run_case(&programs[program], &cases[case], &settings.limits);
-        let judgements = settings
+        let judgements: Vec<Judgement> = settings
             .judges
             .iter()
             .map(|&judge| judge_run(&cases[case], &run, judge, settings))
             .collect();
+        let timed_out = judgements.iter().any(|j| j.verdict == Verdict::Timeout);
+        streaks.ran(index, timed_out);
         Outcome {
             program,
             case,
@@ -397,6 +409,109 @@ pub fn grade(programs: &[Program], cases: &[Case], settings: &Settings, mut repo
     });
 }
 
+/// Why a case was not run, for every report.
+pub fn not_run_reason(max_timeouts: usize) -> String {
+    format!("not run: {max_timeouts} time-outs in a row")
+}
+
+fn not_run(program: usize, case: usize, settings: &Settings) -> Outcome {
+    Outcome {
+        program,
+        case,
+        ending: Ending::NotStarted(not_run_reason(settings.max_timeouts)),
+        seconds: 0.0,
+        cpu_seconds: None,
+        stderr_tail: Vec::new(),
+        judgements: settings
+            .judges
+            .iter()
+            .map(|&judge| Judgement {
+                judge,
+                verdict: Verdict::NotRun,
+                differences: Vec::new(),
+                total_differences: 0,
+                marks: (judge == Judge::Lab5).then_some(0.0),
+            })
+            .collect(),
+    }
+}
+
+/// Each program's time-outs in a row, shared by the runs in flight. A case runs unless the cases
+/// just before it (of its program, in case order) timed out `max` times in a row; while that
+/// cannot be known yet (some of them are still running and every one finished timed out), it
+/// waits, so that a program stuck in a loop costs at most `max` time limits however many runs go
+/// at a time, and which cases run does not depend on their number.
+struct Streaks {
+    state: std::sync::Mutex<Vec<Standing>>,
+    changed: std::sync::Condvar,
+    cases: usize,
+    max: usize,
+}
+
+/// Where one program's case stands.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Standing {
+    Waiting,
+    Running,
+    TimedOut,
+    Ended,
+    Skipped,
+}
+
+impl Streaks {
+    fn new(total: usize, cases: usize, max: usize) -> Streaks {
+        Streaks {
+            state: std::sync::Mutex::new(vec![Standing::Waiting; if max == 0 { 0 } else { total }]),
+            changed: std::sync::Condvar::new(),
+            cases,
+            max,
+        }
+    }
+
+    /// Whether item `index` runs (it is then marked running) or is not run (marked skipped).
+    fn may_run(&self, index: usize) -> bool {
+        if self.max == 0 {
+            return true;
+        }
+        let first = index - index % self.cases;
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            let before = &state[first.max(index.saturating_sub(self.max))..index];
+            let streak = before.len() == self.max && before.iter().all(|&r| r == Standing::TimedOut);
+            let decided = if before.last() == Some(&Standing::Skipped) || streak {
+                Some(false)
+            } else if before.len() < self.max || before.contains(&Standing::Ended) {
+                // No streak can end before this case: only the one before it could be skipped,
+                // and it was not (or it would say so once decided).
+                match before.last() {
+                    Some(Standing::Waiting) => None,
+                    _ => Some(true),
+                }
+            } else {
+                None
+            };
+            if let Some(runs) = decided {
+                state[index] = if runs { Standing::Running } else { Standing::Skipped };
+                drop(state);
+                self.changed.notify_all();
+                return runs;
+            }
+            state = self.changed.wait(state).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    /// Item `index` ran, and timed out or not.
+    fn ran(&self, index: usize, timed_out: bool) {
+        if self.max == 0 {
+            return;
+        }
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        state[index] = if timed_out { Standing::TimedOut } else { Standing::Ended };
+        drop(state);
+        self.changed.notify_all();
+    }
+}
+
 /// One program's results.
 #[derive(Clone, Debug, Default)]
 pub struct Summary {
@@ -411,6 +526,8 @@ pub struct Summary {
     /// Cases stopped at a resource limit of the sandbox.
     pub limits: usize,
     pub crashes: usize,
+    /// Cases not run after too many time-outs in a row.
+    pub not_run: usize,
     /// Wall time spent running the program, over all its cases.
     pub seconds: f64,
     /// CPU time of its runs, over all its cases (sandboxed runs).
@@ -435,6 +552,7 @@ impl Summary {
             Verdict::Timeout => self.timeouts += 1,
             Verdict::Limit => self.limits += 1,
             Verdict::Crash => self.crashes += 1,
+            Verdict::NotRun => self.not_run += 1,
         }
         self.seconds += outcome.seconds;
         if let Some(cpu) = outcome.cpu_seconds {
@@ -448,6 +566,54 @@ impl Summary {
 
     /// Whether every case passed every judge.
     pub fn all_passed(&self) -> bool {
-        self.failed + self.timeouts + self.limits + self.crashes == 0
+        self.failed + self.timeouts + self.limits + self.crashes + self.not_run == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Which cases of two programs run, one at a time: the first always times out, the second
+    /// times out on all but its third case.
+    #[test]
+    fn cases_after_a_streak_of_time_outs_are_not_run_and_a_broken_streak_runs_on() {
+        let streaks = Streaks::new(12, 6, 3);
+        let mut ran = Vec::new();
+        for index in 0..12 {
+            let runs = streaks.may_run(index);
+            ran.push(runs);
+            if runs {
+                streaks.ran(index, index != 8);
+            }
+        }
+        assert_eq!(
+            ran,
+            [
+                true, true, true, false, false, false, true, true, true, true, true, true
+            ]
+        );
+        let every = Streaks::new(4, 4, 0);
+        assert!((0..4).all(|index| every.may_run(index)));
+    }
+
+    /// Runs in parallel wait for what they depend on: a looping program's fourth case is decided
+    /// only when the three before it have timed out, and is then not run.
+    #[test]
+    fn a_case_waits_while_the_streak_before_it_is_running() {
+        let streaks = Streaks::new(5, 5, 3);
+        for index in 0..3 {
+            assert!(streaks.may_run(index));
+        }
+        std::thread::scope(|scope| {
+            let fourth = scope.spawn(|| streaks.may_run(3));
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            assert!(!fourth.is_finished(), "decided before the runs before it ended");
+            for index in 0..3 {
+                streaks.ran(index, true);
+            }
+            assert!(!fourth.join().unwrap());
+        });
+        assert!(!streaks.may_run(4));
     }
 }

@@ -24,11 +24,12 @@ pub fn report(programs: &[Program], marks: &[Vec<CaseMark>], cases: &[Case]) -> 
     for (program, marks) in programs.iter().zip(marks) {
         let time: f64 = marks.iter().map(|m| m.seconds).sum();
         out += &format!(
-            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" time=\"{time:.3}\">\n",
+            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{time:.3}\">\n",
             escape(&program.name),
             marks.len(),
             count(&[Verdict::Fail], marks),
             count(&[Verdict::Timeout, Verdict::Crash, Verdict::Limit], marks),
+            count(&[Verdict::NotRun], marks),
         );
         for mark in marks {
             out += &format!(
@@ -46,7 +47,11 @@ pub fn report(programs: &[Program], marks: &[Vec<CaseMark>], cases: &[Case]) -> 
             match mark.verdict {
                 Verdict::Pass => out += "/>\n",
                 verdict => {
-                    let element = if verdict == Verdict::Fail { "failure" } else { "error" };
+                    let element = match verdict {
+                        Verdict::Fail => "failure",
+                        Verdict::NotRun => "skipped",
+                        _ => "error",
+                    };
                     out += &format!(
                         ">\n      <{element} type=\"{}\" message=\"{}\">{}</{element}>\n    </testcase>\n",
                         verdict.name(),

@@ -22,6 +22,7 @@ fn verdict_label(verdict: Verdict) -> &'static str {
         Verdict::Timeout => "TIMEOUT",
         Verdict::Limit => "LIMIT",
         Verdict::Crash => "CRASH",
+        Verdict::NotRun => "NOT RUN",
     }
 }
 
@@ -37,6 +38,9 @@ pub fn outcome_text(outcome: &Outcome, case: &Case, limits: &Limits) -> String {
     );
     match verdict {
         Verdict::Pass => {}
+        Verdict::NotRun => {
+            let _ = writeln!(out, "  {}", not_run_text(outcome));
+        }
         Verdict::Timeout | Verdict::Limit | Verdict::Crash => {
             let _ = writeln!(
                 out,
@@ -77,6 +81,14 @@ pub fn outcome_text(outcome: &Outcome, case: &Case, limits: &Limits) -> String {
     out
 }
 
+/// Why a case was not run (`not run: 3 time-outs in a row`).
+fn not_run_text(outcome: &Outcome) -> String {
+    match &outcome.ending {
+        crate::runner::Ending::NotStarted(why) => why.clone(),
+        _ => "not run".to_string(),
+    }
+}
+
 fn most_lenient_failure(judgements: &[Judgement]) -> Option<&Judgement> {
     judgements
         .iter()
@@ -110,6 +122,11 @@ pub fn summary_text(summary: &Summary, judges: &[Judge]) -> String {
     } else {
         String::new()
     };
+    let not_run = if summary.not_run > 0 {
+        format!(", {} not run", summary.not_run)
+    } else {
+        String::new()
+    };
     // One judge: how many cases failed; several: how many each failed (a case may fail one only).
     let failed = if judges.len() > 1 {
         let each: Vec<String> = judges
@@ -121,7 +138,7 @@ pub fn summary_text(summary: &Summary, judges: &[Judge]) -> String {
         format!("{} failed", summary.failed)
     };
     format!(
-        "{}{marks}; {failed}, {} time-out{}{limits}, {} crash{}; {}",
+        "{}{marks}; {failed}, {} time-out{}{limits}, {} crash{}{not_run}; {}",
         passed.join(", "),
         summary.timeouts,
         plural(summary.timeouts),
@@ -142,7 +159,13 @@ pub fn class_table(programs: &[Program], summaries: &[Summary], judges: &[Judge]
     if lab5 {
         out.push_str("    marks");
     }
-    out.push_str("  failed  timeouts  limits  crashes      cpu     wall\n");
+    // Cases not run after a streak of time-outs: a column only where some were.
+    let not_run = summaries.iter().any(|s| s.not_run > 0);
+    out.push_str("  failed  timeouts  limits  crashes");
+    if not_run {
+        out.push_str("  not run");
+    }
+    out.push_str("      cpu     wall\n");
     for (program, summary) in programs.iter().zip(summaries) {
         let _ = write!(out, "{:<width$}", program.name);
         for judge in judges {
@@ -153,11 +176,15 @@ pub fn class_table(programs: &[Program], summaries: &[Summary], judges: &[Judge]
             let _ = write!(out, "  {:>7}", summary.marks);
         }
         let cpu = summary.cpu_seconds.map_or("-".to_string(), |cpu| format!("{cpu:.2}"));
-        let _ = writeln!(
+        let _ = write!(
             out,
-            "  {:>6}  {:>8}  {:>6}  {:>7}  {cpu:>7}  {:>7.2}",
-            summary.failed, summary.timeouts, summary.limits, summary.crashes, summary.seconds
+            "  {:>6}  {:>8}  {:>6}  {:>7}",
+            summary.failed, summary.timeouts, summary.limits, summary.crashes
         );
+        if not_run {
+            let _ = write!(out, "  {:>7}", summary.not_run);
+        }
+        let _ = writeln!(out, "  {cpu:>7}  {:>7.2}", summary.seconds);
     }
     out
 }
@@ -196,7 +223,7 @@ pub fn csv(programs: &[Program], summaries: &[Summary], judges: &[Judge], limits
     if judges.contains(&Judge::Lab5) {
         out.push_str(",lab5_marks");
     }
-    out.push_str(",failed,timeouts,limits,crashes,seconds,cpu_seconds,isolated\n");
+    out.push_str(",failed,timeouts,limits,crashes,not_run,seconds,cpu_seconds,isolated\n");
     let isolated = if limits.isolation.is_sandbox() { "yes" } else { "no" };
     for (program, summary) in programs.iter().zip(summaries) {
         let _ = write!(out, "{},{}", csv_field(&program.name), summary.cases);
@@ -209,8 +236,8 @@ pub fn csv(programs: &[Program], summaries: &[Summary], judges: &[Judge], limits
         let cpu = summary.cpu_seconds.map_or(String::new(), |cpu| format!("{cpu:.3}"));
         let _ = writeln!(
             out,
-            ",{},{},{},{},{:.3},{cpu},{isolated}",
-            summary.failed, summary.timeouts, summary.limits, summary.crashes, summary.seconds
+            ",{},{},{},{},{},{:.3},{cpu},{isolated}",
+            summary.failed, summary.timeouts, summary.limits, summary.crashes, summary.not_run, summary.seconds
         );
     }
     out
@@ -276,7 +303,7 @@ table.class{border-collapse:collapse}table.class td,table.class th{border:1px so
 table.class td:first-child,table.class th:first-child{text-align:left}\
 .ok{background:#e3f6e3}.bad{background:#fbe3e3}\
 .case{border:1px solid #ccc;border-radius:6px;padding:.6em 1em;margin:1em 0}\
-.verdict{font-weight:bold}.fail{color:#b00}.timeout,.limit,.crash{color:#a60}\
+.verdict{font-weight:bold}.fail{color:#b00}.timeout,.limit,.crash{color:#a60}.not-run{color:#777}\
 .warning{background:#fff3cd;border:1px solid #e0b000;padding:.5em 1em}\
 pre{background:#f6f6f6;padding:.5em;overflow-x:auto}\
 .boards{display:flex;gap:2em}figure{margin:0}figcaption{font-weight:bold;margin-bottom:.3em}\
@@ -326,9 +353,12 @@ pub fn html(title: &str, pages: &[ProgramPage], cases: &[Case], judges: &[Judge]
     if lab5 {
         out.push_str("<th>Lab 5 marks</th>");
     }
-    out.push_str(
-        "<th>failed</th><th>time-outs</th><th>limits</th><th>crashes</th><th>CPU s</th><th>wall s</th></tr>\n",
-    );
+    let not_run = pages.iter().any(|p| p.summary.not_run > 0);
+    out.push_str("<th>failed</th><th>time-outs</th><th>limits</th><th>crashes</th>");
+    if not_run {
+        out.push_str("<th>not run</th>");
+    }
+    out.push_str("<th>CPU s</th><th>wall s</th></tr>\n");
     for (index, page) in pages.iter().enumerate() {
         let summary = page.summary;
         let _ = write!(
@@ -345,11 +375,15 @@ pub fn html(title: &str, pages: &[ProgramPage], cases: &[Case], judges: &[Judge]
             let _ = write!(out, "<td>{}/{}</td>", summary.marks, summary.cases);
         }
         let cpu = summary.cpu_seconds.map_or("-".to_string(), |cpu| format!("{cpu:.2}"));
-        let _ = writeln!(
+        let _ = write!(
             out,
-            "<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{cpu}</td><td>{:.2}</td></tr>",
-            summary.failed, summary.timeouts, summary.limits, summary.crashes, summary.seconds
+            "<td>{}</td><td>{}</td><td>{}</td><td>{}</td>",
+            summary.failed, summary.timeouts, summary.limits, summary.crashes
         );
+        if not_run {
+            let _ = write!(out, "<td>{}</td>", summary.not_run);
+        }
+        let _ = writeln!(out, "<td>{cpu}</td><td>{:.2}</td></tr>", summary.seconds);
     }
     out.push_str("</table>\n");
     for (index, page) in pages.iter().enumerate() {
@@ -394,6 +428,9 @@ fn outcome_html(outcome: &Outcome, case: &Case, limits: &Limits) -> String {
         escape(&args_line(&case.args)),
         times(outcome.seconds, outcome.cpu_seconds)
     );
+    if verdict == Verdict::NotRun {
+        let _ = writeln!(out, "<p>{}</p>", escape(&not_run_text(outcome)));
+    }
     if matches!(verdict, Verdict::Timeout | Verdict::Limit | Verdict::Crash) {
         let _ = writeln!(out, "<p>{}</p>", escape(&outcome.ending.describe(limits)));
         if !outcome.stderr_tail.is_empty() {

@@ -123,6 +123,13 @@ fn a_class_is_graded_by_every_judge_as_the_course_would() {
         for (judge, verdict) in ["strict", "tolerant", "course"].iter().zip(expected) {
             let got = &verdicts[&(name.to_string(), judge.to_string())];
             assert_eq!(got.len(), 9, "{name}: one verdict per case");
+            // After 3 time-outs in a row, the rest are not run.
+            let got: &Vec<String> = &if verdict == "timeout" {
+                assert_eq!(got[3..], ["not-run"; 6], "{name}, {judge}: {got:?}");
+                got[..3].to_vec()
+            } else {
+                got.clone()
+            };
             assert!(
                 got.iter().all(|v| v == verdict || v == "pass"),
                 "{name}, {judge}: {got:?}"
@@ -151,7 +158,10 @@ fn a_class_is_graded_by_every_judge_as_the_course_would() {
             .unwrap_or_else(|| panic!("no summary for {name}"))
             .clone()
     };
-    assert_eq!(summary("hangs")["timeouts"], 9);
+    assert_eq!(
+        (&summary("hangs")["timeouts"], &summary("hangs")["not_run"]),
+        (&3.into(), &6.into())
+    );
     assert_eq!(summary("crashes")["crashes"], 9);
     assert_eq!(summary("honest")["passed"]["strict"], 9);
     assert_eq!(summary("wrong_count")["passed"]["course"], 9);
@@ -162,10 +172,10 @@ fn a_class_is_graded_by_every_judge_as_the_course_would() {
     let rows: Vec<&str> = csv.lines().collect();
     assert_eq!(
         rows[0],
-        "program,cases,strict_passed,tolerant_passed,course_passed,failed,timeouts,limits,crashes,seconds,cpu_seconds,isolated"
+        "program,cases,strict_passed,tolerant_passed,course_passed,failed,timeouts,limits,crashes,not_run,seconds,cpu_seconds,isolated"
     );
     assert_eq!(rows.len(), 1 + CLASS.len());
-    assert!(rows.iter().any(|r| r.starts_with("honest,9,9,9,9,0,0,0,0,")), "{csv}");
+    assert!(rows.iter().any(|r| r.starts_with("honest,9,9,9,9,0,0,0,0,0,")), "{csv}");
     assert!(
         rows.iter().all(|r| r.ends_with(",yes") || r.ends_with(",isolated")),
         "{csv}"
@@ -700,4 +710,103 @@ fn json_differences_hold_the_text_itself() {
         expected.starts_with(difference["expected"].as_str().unwrap()),
         "{difference}"
     );
+}
+
+/// A looping student used 270 s of CPU time of a class run: after `--max-timeouts` (3) time-outs in
+/// a row its remaining cases are not run, a verdict of their own in every report, and it costs at
+/// most 3 time limits however many cases run at a time; `--max-timeouts 0` runs every case.
+#[test]
+fn a_looping_student_stops_after_three_time_outs_in_a_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = dir.path().join("class");
+    std::fs::create_dir(&class).unwrap();
+    std::fs::copy(reference(), class.join("honest.py")).unwrap();
+    std::fs::write(class.join("looper.py"), "while True:\n    pass\n").unwrap();
+    let cases = common::lab_cases(dir.path(), 7, 3);
+    let grade = |extra: &[&str]| {
+        let (json, csv, junit) = (
+            dir.path().join("g.jsonl"),
+            dir.path().join("g.csv"),
+            dir.path().join("g.xml"),
+        );
+        let html = dir.path().join("g.html");
+        let output = common::othello(["grade"])
+            .arg(&cases)
+            .arg("--class")
+            .arg(&class)
+            .args(["--run", TEMPLATE, "--timeout", "1", "--jobs", "2", "--json"])
+            .arg(&json)
+            .arg("--csv")
+            .arg(&csv)
+            .arg("--junit")
+            .arg(&junit)
+            .arg("--html")
+            .arg(&html)
+            .args(extra)
+            .timeout(std::time::Duration::from_secs(120))
+            .output()
+            .unwrap();
+        assert_eq!(
+            output.status.code(),
+            Some(1),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let read = |path: &Path| std::fs::read_to_string(path).unwrap();
+        (
+            String::from_utf8(output.stdout).unwrap(),
+            json_lines(&read(&json)),
+            read(&csv),
+            read(&junit),
+            read(&html),
+        )
+    };
+    let verdicts = |objects: &[Value], program: &str| -> Vec<String> {
+        objects
+            .iter()
+            .filter(|o| o["type"] == "case" && o["program"] == program)
+            .map(|o| o["verdict"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let (text, objects, csv, junit, html) = grade(&[]);
+    assert_eq!(verdicts(&objects, "honest"), ["pass"; 7], "{text}");
+    let mut expected = vec!["timeout"; 3];
+    expected.extend(["not-run"; 4]);
+    assert_eq!(verdicts(&objects, "looper"), expected, "{text}");
+    let summary = objects
+        .iter()
+        .find(|o| o["type"] == "summary" && o["program"] == "looper")
+        .unwrap();
+    assert_eq!(
+        (&summary["timeouts"], &summary["not_run"]),
+        (&3.into(), &4.into()),
+        "{summary}"
+    );
+    let cpu = summary["cpu_seconds"].as_f64().unwrap();
+    assert!(cpu <= 3.0 * 1.2, "the looper used {cpu} s of CPU time");
+    let not_run = objects.iter().find(|o| o["verdict"] == "not-run").unwrap();
+    assert_eq!(not_run["ending"], "not run: 3 time-outs in a row", "{not_run}");
+    assert!(text.contains("NOT RUN  case-004"), "{text}");
+    assert!(text.contains("not run: 3 time-outs in a row"), "{text}");
+    assert!(text.contains("3 time-outs, 0 crashes, 4 not run;"), "{text}");
+    assert!(
+        text.lines().any(|l| l.starts_with("program") && l.contains("not run")),
+        "{text}"
+    );
+    assert!(
+        csv.starts_with("program,cases,tolerant_passed,failed,timeouts,limits,crashes,not_run,"),
+        "{csv}"
+    );
+    assert!(csv.lines().any(|l| l.starts_with("looper,7,0,0,3,0,0,4,")), "{csv}");
+    assert!(junit.contains("skipped=\"4\""), "{junit}");
+    assert!(
+        junit.contains("<skipped type=\"not-run\" message=\"NOT RUN  case-004")
+            && junit.contains("  not run: 3 time-outs in a row\n</skipped>"),
+        "{junit}"
+    );
+    assert!(html.contains("<th>not run</th>") && html.contains("NOT RUN"), "{html}");
+    // Every case, when asked.
+    let (text, objects, ..) = grade(&["--max-timeouts", "0", "--judge", "tolerant"]);
+    assert_eq!(verdicts(&objects, "looper"), ["timeout"; 7], "{text}");
+    assert!(!text.contains("not run"), "{text}");
 }
