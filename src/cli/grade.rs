@@ -104,6 +104,9 @@ const MAX_ENTRY_BYTES: u64 = crate::runner::MAX_COPIED;
 
 pub fn run(args: GradeArgs) -> Result<()> {
     let cases = grade::load_cases(&args.cases)?;
+    for warning in grade::line_ending_warnings(&args.cases, &cases) {
+        eprintln!("othello: warning: {warning}");
+    }
     let programs = programs(&args)?;
     let mut judges = args.judge.clone();
     judges.dedup();

@@ -23,6 +23,10 @@ pub struct Case {
     pub stdout: String,
     pub status: i32,
     pub stderr_pattern: Option<Regex>,
+    /// The case's files written with Windows line endings (CRLF, read as LF), and those with LF,
+    /// by extension: a set that mixes them, or a `.out` with CRLF, is worth a word to the teacher.
+    pub crlf: Vec<&'static str>,
+    pub lf: Vec<&'static str>,
 }
 
 /// A case folder that cannot be used.
@@ -57,6 +61,44 @@ pub fn load_cases(dir: &Path) -> Result<Vec<Case>, CaseError> {
     paths.iter().map(|path| load_case(path)).collect()
 }
 
+/// What the teacher should hear about a set's line endings, one line each: expected outputs
+/// written with CRLF (read as LF, as programs print on Linux), and a set that mixes CRLF and LF.
+pub fn line_ending_warnings(dir: &Path, cases: &[Case]) -> Vec<String> {
+    let file = |case: &Case, ext: &str| dir.join(format!("{}.{ext}", case.name)).display().to_string();
+    let with = |ext: Option<&str>, crlf: bool| -> Vec<String> {
+        cases
+            .iter()
+            .flat_map(|case| {
+                let exts = if crlf { &case.crlf } else { &case.lf };
+                exts.iter()
+                    .filter(|&&e| ext.is_none_or(|ext| ext == e))
+                    .map(|e| file(case, e))
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    };
+    let mut warnings = Vec::new();
+    let outs = with(Some("out"), true);
+    if let Some(first) = outs.first() {
+        warnings.push(format!(
+            "{} expected output{} (.out) {} Windows line endings (CRLF), {first} the first: read as LF, as programs print on Linux",
+            outs.len(),
+            if outs.len() == 1 { "" } else { "s" },
+            if outs.len() == 1 { "has" } else { "have" },
+        ));
+    }
+    let (crlf, lf) = (with(None, true), with(None, false));
+    if let (Some(first_crlf), Some(first_lf)) = (crlf.first(), lf.first()) {
+        warnings.push(format!(
+            "the cases mix line endings: {} file{} with CRLF ({first_crlf} the first), {} with LF ({first_lf} the first); all are read as LF",
+            crlf.len(),
+            if crlf.len() == 1 { "" } else { "s" },
+            lf.len(),
+        ));
+    }
+    warnings
+}
+
 /// The largest case file read (a lab transcript is a few kB).
 pub const MAX_CASE_FILE: u64 = 16 << 20;
 /// The most arguments a case may give (a lab run takes a board, a token and at most 60 moves).
@@ -67,13 +109,25 @@ fn load_case(args_path: &Path) -> Result<Case, CaseError> {
         path: args_path.with_extension(ext),
         why,
     };
+    let mut crlf = Vec::new();
+    let mut lf = Vec::new();
     // Only regular files, of bounded size: a FIFO or a link to /dev/zero would hang the grader.
-    let read = |ext: &str| -> Result<Option<String>, CaseError> {
+    // Windows line endings are read as LF (a case written in Notepad means what it says).
+    let mut read = |ext: &'static str| -> Result<Option<String>, CaseError> {
         let path = args_path.with_extension(ext);
         match crate::files::read_bytes_limited(&path, MAX_CASE_FILE) {
-            Ok(bytes) => String::from_utf8(bytes)
-                .map(Some)
-                .map_err(|_| bad(ext, "not UTF-8 text".to_string())),
+            Ok(bytes) => {
+                let text = String::from_utf8(bytes).map_err(|_| bad(ext, "not UTF-8 text".to_string()))?;
+                if text.contains("\r\n") {
+                    crlf.push(ext);
+                    Ok(Some(text.replace("\r\n", "\n")))
+                } else {
+                    if text.contains('\n') {
+                        lf.push(ext);
+                    }
+                    Ok(Some(text))
+                }
+            }
             Err(error) if error.is_not_found() && ext != "args" => Ok(None),
             Err(error) if error.is_not_found() => Err(bad(ext, "a link to a file that does not exist".to_string())),
             Err(error) => Err(error.into()),
@@ -117,6 +171,8 @@ fn load_case(args_path: &Path) -> Result<Case, CaseError> {
         stdout,
         status,
         stderr_pattern,
+        crlf,
+        lf,
     })
 }
 

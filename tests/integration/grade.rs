@@ -810,3 +810,57 @@ fn a_looping_student_stops_after_three_time_outs_in_a_row() {
     assert_eq!(verdicts(&objects, "looper"), ["timeout"; 7], "{text}");
     assert!(!text.contains("not run"), "{text}");
 }
+
+/// A `.args` written with Windows line endings made every run a crash (`bad argument "19\r"`)
+/// while the report showed `args: 19 34`: case files are read with CRLF as with LF, a `.out` with
+/// CRLF gets one warning line, and so does a set that mixes them.
+#[test]
+fn cases_written_with_windows_line_endings_grade_as_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = common::lab_cases(dir.path(), 3, 8);
+    let grade = || {
+        let output = common::othello(["grade"])
+            .arg(&cases)
+            .args(["--judge", "strict,tolerant", "--"])
+            .arg(assert_cmd::cargo::cargo_bin("othello"))
+            .output()
+            .unwrap();
+        (
+            output.status.code(),
+            String::from_utf8(output.stdout).unwrap(),
+            String::from_utf8(output.stderr).unwrap(),
+        )
+    };
+    let crlf = |name: &str| {
+        let path = cases.join(name);
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, text.replace('\n', "\r\n")).unwrap();
+    };
+    // Every .args with CRLF, as a teacher on Windows would write them all.
+    for name in ["case-001.args", "case-002.args", "case-003.args"] {
+        crlf(name);
+    }
+    let (status, stdout, stderr) = grade();
+    assert_eq!(status, Some(0), "{stdout}{stderr}");
+    assert!(stdout.contains("strict 3/3, tolerant 3/3"), "{stdout}");
+    assert!(
+        stderr.contains("the cases mix line endings: 3 files with CRLF")
+            && stderr.contains("case-001.args the first), 3 with LF (")
+            && stderr.contains("all are read as LF"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.matches("warning").count(), 1, "{stderr}");
+    // Every file with CRLF: one warning, for the expected outputs.
+    for name in ["case-001.out", "case-002.out", "case-003.out"] {
+        crlf(name);
+    }
+    let (status, stdout, stderr) = grade();
+    assert_eq!(status, Some(0), "{stdout}{stderr}");
+    assert!(stdout.contains("strict 3/3, tolerant 3/3"), "{stdout}");
+    assert!(
+        stderr.contains("othello: warning: 3 expected outputs (.out) have Windows line endings (CRLF), ")
+            && stderr.contains("case-001.out the first: read as LF, as programs print on Linux"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().filter(|l| l.contains("warning")).count(), 1, "{stderr}");
+}
