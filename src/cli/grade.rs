@@ -291,7 +291,9 @@ fn programs(args: &GradeArgs) -> Result<Vec<Program>> {
                 "no program to grade: give one after `--` (othello grade CASES -- COMMAND ARGS...), or --class DIR --run TEMPLATE"
             );
         }
-        find_program(&args.command[0])?;
+        if let Some(why) = crate::runner::command_refused(&args.command) {
+            bail!(why);
+        }
         return Ok(vec![Program {
             name: args.name.clone().unwrap_or_else(|| shell_words::join(&args.command)),
             command: crate::runner::command_line(&args.command, false),

@@ -270,7 +270,10 @@ impl ProgramSpec {
                     Some(first) if first.contains("{}") => Ok(()),
                     None => Err(self.error("an empty command")),
                     Some(first) if !runner::is_runnable(first) => Err(self.error(format!("no such program: {first}"))),
-                    Some(_) => Ok(()),
+                    Some(_) => match runner::command_refused(&words) {
+                        Some(why) => Err(self.error(why)),
+                        None => Ok(()),
+                    },
                 }
             }
             ProgramForm::QuickMove | ProgramForm::Strategy => {

@@ -841,6 +841,57 @@ pub fn is_runnable(word: &str) -> bool {
     resolve::on_path(word).is_some()
 }
 
+/// Why a command cannot run, before any run of it: its program is not there, or it starts an
+/// interpreter (`python3 nonexist.py`) on a script that is not there, which every run would
+/// report as a crash of its own. None when it can be started.
+pub fn command_refused(words: &[String]) -> Option<String> {
+    let first = words.first()?;
+    if !is_runnable(first) {
+        let where_ = if first.contains('/') { "" } else { " in PATH" };
+        return Some(format!("bad argument {first:?}: no such program{where_}"));
+    }
+    let script = interpreter_script(words)?;
+    if Path::new(script).exists() {
+        return None;
+    }
+    let name = Path::new(first)
+        .file_name()
+        .map_or(first.as_str(), |n| n.to_str().unwrap_or(first));
+    Some(format!(
+        "bad argument {script:?}: no such file ({name} would be given it as its program)"
+    ))
+}
+
+/// The script an interpreter's command line runs (`python3 -u bot.py 19` -> `bot.py`): its first
+/// word that is not an option; None for a program that is no interpreter known here, or a command
+/// that runs no file (`python3 -c CODE`, `-m MODULE`, `-`).
+fn interpreter_script(words: &[String]) -> Option<&str> {
+    let name = Path::new(words.first()?).file_name()?.to_str()?;
+    let python = name.starts_with("python") || name.starts_with("pypy");
+    let known = python
+        || [
+            "sh", "bash", "dash", "zsh", "node", "ruby", "perl", "php", "lua", "Rscript", "julia",
+        ]
+        .contains(&name);
+    if !known {
+        return None;
+    }
+    let mut rest = words[1..].iter();
+    while let Some(word) = rest.next() {
+        match word.as_str() {
+            "-c" | "-m" | "-e" | "-" => return None,
+            "--" => return rest.next().map(String::as_str),
+            // Python's options that take a value.
+            "-W" | "-X" if python => {
+                rest.next();
+            }
+            option if option.starts_with('-') => {}
+            script => return Some(script),
+        }
+    }
+    None
+}
+
 /// The size in bytes of a file or folder (everything under it), to refuse copying a huge one.
 /// Links are not followed, and what vanishes while it is sized (a student's folder changing under
 /// the grader) counts nothing: the copies are cut at their budget whatever this says.

@@ -864,3 +864,56 @@ fn cases_written_with_windows_line_endings_grade_as_written() {
     );
     assert_eq!(stderr.lines().filter(|l| l.contains("warning")).count(), 1, "{stderr}");
 }
+
+/// `grade cases -- python3 nonexist.py` ran every case and reported each a crash, where
+/// `-- nosuchprog` was refused up front: a script that is not there is refused before any case
+/// runs, in grade as for an argv player.
+#[test]
+fn a_script_that_is_not_there_is_refused_before_any_case_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = common::lab_cases(dir.path(), 2, 1);
+    for command in [
+        &["python3", "nonexist.py"][..],
+        &["python3", "-u", "-W", "ignore", "nonexist.py"],
+    ] {
+        let output = common::othello(["grade"])
+            .arg(&cases)
+            .arg("--")
+            .args(command)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert_eq!(
+            stderr,
+            "othello: bad argument \"nonexist.py\": no such file (python3 would be given it as its program)\n"
+        );
+        assert!(
+            output.stdout.is_empty(),
+            "a case ran: {}",
+            String::from_utf8_lossy(&output.stdout)
+        );
+    }
+    let output = common::othello(["match", "argv:python3 nonexist.py", "greedy", "--games", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("\"nonexist.py\": no such file"));
+    // A script that is there, and a command that runs no file, are graded as before.
+    std::fs::write(dir.path().join("there.py"), "print('hello')\n").unwrap();
+    for command in [&["python3", "there.py"][..], &["python3", "-c", "print('hello')"]] {
+        let output = common::othello(["grade"])
+            .arg(&cases)
+            .arg("--")
+            .args(command)
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert_eq!(
+            output.status.code(),
+            Some(1),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+}
