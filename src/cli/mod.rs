@@ -268,7 +268,9 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
     let args = match (subcommand, asks(&["--version", "-V"]), asks(&["--help", "-h"])) {
         // Lab-mode words with --version or --help: the program's version or help, whatever else is there.
         (false, true, _) => vec!["--version".to_string()],
-        (false, false, true) => vec!["--help".to_string()],
+        // `-h` is the summary, `--help` the whole, as in every subcommand.
+        (false, false, true) if asks(&["--help"]) => vec!["--help".to_string()],
+        (false, false, true) => vec!["-h".to_string()],
         (false, false, false) => {
             if let Some(command) = args.first().and_then(|word| help::suggestion(word)) {
                 bail!(
@@ -276,7 +278,7 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
                     args[0]
                 );
             }
-            return run_lab(&args);
+            return run_lab(&lab_words(&args)?);
         }
         // `othello help --help` is help too.
         (true, _, _) if args[0] == "help" => args.into_iter().filter(|a| a != "--help" && a != "-h").collect(),
@@ -372,6 +374,54 @@ fn first_line_of(error: &clap::Error) -> String {
         .collect();
     let line = message.join(" ");
     line.strip_prefix("error: ").unwrap_or(&line).to_string()
+}
+
+/// The lab mode's own words: the root options that do not change its output (`--color`, `-q`)
+/// taken out, the ones that would (an evaluation, a book) refused, and `--` ending options (after
+/// it, `--lab4` is no flag).
+fn lab_words(args: &[String]) -> Result<Vec<String>> {
+    let mut words = Vec::with_capacity(args.len());
+    let mut rest = args.iter();
+    while let Some(word) = rest.next() {
+        let color = match word.as_str() {
+            "--" => {
+                for word in rest.by_ref() {
+                    if word
+                        .strip_prefix("--")
+                        .is_some_and(|name| name.starts_with(|c: char| c.is_ascii_alphabetic()))
+                    {
+                        bail!(
+                            "bad argument {word:?}: after `--` come a board, a token and moves only (an option goes before `--`)"
+                        );
+                    }
+                    words.push(word.clone());
+                }
+                break;
+            }
+            "-q" | "--quiet" => continue,
+            "--color" => Some(rest.next().map(String::as_str).unwrap_or("")),
+            option if option.starts_with("--color=") => Some(&option["--color=".len()..]),
+            option
+                if ["--weights", "--book", "--no-book", "--book-deviation"]
+                    .iter()
+                    .any(|name| option == *name || option.starts_with(&format!("{name}="))) =>
+            {
+                let name = option.split('=').next().unwrap_or(option);
+                bail!(
+                    "bad argument {name:?}: the lab mode prints what the course's labs ask, with no evaluation or book to choose; give {name} to a command that plays (othello play, match, ...)"
+                );
+            }
+            _ => None,
+        };
+        match color {
+            Some(value) => {
+                <display::ColorChoice as clap::ValueEnum>::from_str(value, false)
+                    .map_err(|_| anyhow!("bad argument --color {value:?}: expected auto, always or never"))?;
+            }
+            None => words.push(word.clone()),
+        }
+    }
+    Ok(words)
 }
 
 fn run_lab(args: &[String]) -> Result<()> {

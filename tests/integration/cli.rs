@@ -452,3 +452,58 @@ fn short_options_and_json_alone_work_the_same_everywhere() {
         "{stdout}"
     );
 }
+
+/// The root help lists `--color` and `-q` above the lab mode's usage, but `othello --color never
+/// 19` said "unknown option" and `othello -q 19` "expected a board": the lab mode takes them (its
+/// output is the same), refuses the options that would choose its moves by name, names an OBF
+/// board as one, and takes `--` as the end of options; the root `-h` is a summary.
+#[test]
+fn the_lab_mode_takes_the_root_options_its_help_lists() {
+    let run = |args: &[&str]| {
+        let output = common::othello(args).output().unwrap();
+        (
+            output.status.code(),
+            String::from_utf8(output.stdout).unwrap(),
+            String::from_utf8(output.stderr).unwrap(),
+        )
+    };
+    let (status, plain, _) = run(&["19", "34"]);
+    assert_eq!(status, Some(0));
+    for args in [
+        &["--color", "never", "19", "34"][..],
+        &["--color=always", "19", "34"],
+        &["-q", "19", "--quiet", "34"],
+        &["--", "19", "34"],
+        &["-q", "--", "19", "34"],
+    ] {
+        assert_eq!(run(args), (Some(0), plain.clone(), String::new()), "{args:?}");
+    }
+    let board = "---------------------------OX------XO--------------------------- X;";
+    for (args, message) in [
+        (
+            &["--color", "sometimes", "19"][..],
+            "othello: bad argument --color \"sometimes\": expected auto, always or never\n",
+        ),
+        (
+            &["--weights", "w.bin", "19"],
+            "othello: bad argument \"--weights\": the lab mode prints what the course's labs ask, with no evaluation or book to choose; give --weights to a command that plays (othello play, match, ...)\n",
+        ),
+        (
+            &["--", "--lab4", "19"],
+            "othello: bad argument \"--lab4\": after `--` come a board, a token and moves only (an option goes before `--`)\n",
+        ),
+        (
+            &[board],
+            "othello: bad argument \"---------------------------OX------XO--------------------------- X;\": an OBF board (X, O and -, as Edax writes it): the lab mode takes the course's 64-character boards (xXoO.); othello solve and othello analyze read OBF\n",
+        ),
+    ] {
+        assert_eq!(run(args), (Some(2), String::new(), message.to_string()), "{args:?}");
+    }
+    // An OBF board after `--` is a board, not an option.
+    assert!(run(&["--", board]).2.contains("an OBF board"));
+    let (_, short, _) = run(&["-h"]);
+    let (_, long, _) = run(&["--help"]);
+    assert!(short.contains("Print help (see more with '--help')"), "{short}");
+    assert!(long.contains("Print help (see a summary with '-h')"), "{long}");
+    assert!(short.lines().count() < long.lines().count());
+}

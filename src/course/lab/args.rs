@@ -179,6 +179,16 @@ fn explain_unclassified(argument: &str) -> String {
     if argument.is_empty() {
         return format!("an empty argument; {EXPECTED_ANY}");
     }
+    // An Edax or FFO position (`---...OX... X;`), as other commands take it.
+    let squares: String = argument.chars().take(64).collect();
+    let side = argument.chars().skip(64).collect::<String>();
+    if squares.chars().count() == 64
+        && squares.contains('-')
+        && squares.chars().all(|c| "xXoO-".contains(c))
+        && matches!(side.trim().trim_end_matches(';').trim(), "" | "X" | "O" | "x" | "o")
+    {
+        return "an OBF board (X, O and -, as Edax writes it): the lab mode takes the course's 64-character boards (xXoO.); othello solve and othello analyze read OBF".to_string();
+    }
     if argument.starts_with("--") {
         return "unknown option; the lab mode takes --lab1, --lab4, --lab5 and --holes N (see othello --help)"
             .to_string();
