@@ -373,7 +373,13 @@ fn first_line_of(error: &clap::Error) -> String {
         .map(str::trim)
         .collect();
     let line = message.join(" ");
-    line.strip_prefix("error: ").unwrap_or(&line).to_string()
+    let mut line = line.strip_prefix("error: ").unwrap_or(&line).to_string();
+    // clap's tips (`a similar argument exists: '--games'`) are worth the rest of the line.
+    for tip in rendered.lines().filter_map(|l| l.trim().strip_prefix("tip: ")) {
+        line.push_str("; ");
+        line.push_str(tip);
+    }
+    line
 }
 
 /// The lab mode's own words: the root options that do not change its output (`--color`, `-q`)

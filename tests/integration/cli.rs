@@ -507,3 +507,23 @@ fn the_lab_mode_takes_the_root_options_its_help_lists() {
     assert!(long.contains("Print help (see a summary with '-h')"), "{long}");
     assert!(short.lines().count() < long.lines().count());
 }
+
+/// Only the first line of clap's message was kept, and with it went its tip: `--game` now gets
+/// "a similar argument exists: '--games'", on the same one line.
+#[test]
+fn a_mistyped_option_keeps_the_tip_of_the_one_meant() {
+    for (args, expected) in [
+        (
+            &["match", "greedy", "random", "--game", "3"][..],
+            "othello: unexpected argument '--game' found; a similar argument exists: '--games'\n",
+        ),
+        (
+            &["tournament", "--swis", "3", "greedy", "random"],
+            "othello: unexpected argument '--swis' found; a similar argument exists: '--swiss'\n",
+        ),
+    ] {
+        let output = common::othello(args).output().unwrap();
+        assert_eq!(output.status.code(), Some(2));
+        assert_eq!(String::from_utf8_lossy(&output.stderr), expected);
+    }
+}
