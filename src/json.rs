@@ -344,6 +344,10 @@ pub struct Match {
     pub forfeits: u32,
     /// Whether the same command plays the same games again (no timed player).
     pub reproducible: bool,
+    /// How many games differ from every other by their moves (a lower bound when
+    /// `distinct_at_least`: past a million different games, they are no longer told apart).
+    pub distinct_games: u64,
+    pub distinct_at_least: bool,
 }
 
 /// The opening file of a match: pair k of games played the opening on its (skip + k + 1)-th line
@@ -390,6 +394,8 @@ impl From<&MatchReport> for Match {
             b_discs: report.b_discs,
             forfeits: report.forfeited,
             reproducible: config.a.is_reproducible() && config.b.is_reproducible(),
+            distinct_games: report.distinct.count(),
+            distinct_at_least: report.distinct.at_least,
         }
     }
 }

@@ -43,6 +43,9 @@ pub struct OpeningList {
     pub games: Vec<Game>,
 }
 
+/// How reports name the built-in openings.
+pub const BALANCED_OPENINGS: &str = "the built-in balanced openings";
+
 /// The most openings a match takes from a file (each is kept for the whole match).
 pub const MAX_LISTED_OPENINGS: u32 = 1_000_000;
 
@@ -81,7 +84,6 @@ impl OpeningList {
     /// line (blank lines, and what follows `#`, are left out), each played by the rules. Reading
     /// stops once they are found.
     pub fn read(file: &std::path::Path, skip: u32, needed: u32) -> Result<OpeningList, OpeningFileError> {
-        use std::io::{BufRead, Read};
         let name = file.display().to_string();
         if needed > MAX_LISTED_OPENINGS {
             return Err(OpeningFileError::TooMany { needed });
@@ -90,7 +92,41 @@ impl OpeningList {
             file: name.clone(),
             error,
         };
-        let mut reader = std::io::BufReader::new(std::fs::File::open(file).map_err(read_error)?);
+        let reader = std::io::BufReader::new(std::fs::File::open(file).map_err(read_error)?);
+        OpeningList::from_lines(reader, name, skip, needed)
+    }
+
+    /// The project's balanced openings (fixtures/engine/balanced-openings.txt, 128 openings of 8
+    /// moves the engine judged within 2 discs of even), built in: what a match of two players
+    /// that would play one game over and over starts from, unless told otherwise. A match of more
+    /// than twice as many games plays them again, in order.
+    pub fn balanced(needed: u32) -> OpeningList {
+        let text = include_str!("../fixtures/engine/balanced-openings.txt");
+        let available = text
+            .lines()
+            .filter(|line| line.split('#').next().is_some_and(|t| !t.trim().is_empty()))
+            .count() as u32;
+        OpeningList::from_lines(text.as_bytes(), BALANCED_OPENINGS.to_string(), 0, needed.min(available))
+            .expect("the built-in openings are played by the rules")
+    }
+
+    /// The opening of pair `pair`: the list's openings in order, again from the first once all
+    /// were played.
+    pub fn for_pair(&self, pair: u32) -> &Game {
+        &self.games[pair as usize % self.games.len()]
+    }
+
+    fn from_lines(
+        mut reader: impl std::io::BufRead,
+        name: String,
+        skip: u32,
+        needed: u32,
+    ) -> Result<OpeningList, OpeningFileError> {
+        use std::io::{BufRead, Read};
+        let read_error = |error| OpeningFileError::Read {
+            file: name.clone(),
+            error,
+        };
         let (mut seen, mut games, mut line, mut number) = (0u32, Vec::new(), String::new(), 0);
         while (games.len() as u32) < needed {
             line.clear();
@@ -232,6 +268,41 @@ pub struct MatchReport {
     pub b_discs: u64,
     pub a_totals: SideTotals,
     pub b_totals: SideTotals,
+    /// How many of the games differ from every other (by their moves).
+    pub distinct: DistinctGames,
+}
+
+/// The games of a match that differ from each other by their moves, counted by a hash of each;
+/// past `MAX_DISTINCT_KEPT` different ones, the count says "at least" (memory stays bounded
+/// however long the match).
+#[derive(Clone, Debug, Default)]
+pub struct DistinctGames {
+    seen: std::collections::HashSet<u64>,
+    /// More games came than were kept: the count is a lower bound.
+    pub at_least: bool,
+}
+
+/// The most different games a match keeps a hash of.
+pub const MAX_DISTINCT_KEPT: usize = 1 << 20;
+
+impl DistinctGames {
+    pub fn add(&mut self, game: &Game) {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        for square in game.moves() {
+            square.index().hash(&mut hasher);
+        }
+        let hash = hasher.finish();
+        if self.seen.len() < MAX_DISTINCT_KEPT {
+            self.seen.insert(hash);
+        } else if !self.seen.contains(&hash) {
+            self.at_least = true;
+        }
+    }
+
+    pub fn count(&self) -> u64 {
+        self.seen.len() as u64
+    }
 }
 
 impl MatchReport {
@@ -282,7 +353,7 @@ pub fn play_game(config: &MatchConfig, index: u32) -> PlayedGame {
     let mut game = match &config.openings {
         Openings::Random(0) => Game::new(Position::START),
         Openings::Random(plies) => random_opening(config.seed, index / 2, *plies),
-        Openings::Listed(list) => list.games[(index / 2) as usize].clone(),
+        Openings::Listed(list) => list.for_pair(index / 2).clone(),
     };
     let opening_turns = game.turns().len();
     let player_seed =
@@ -323,6 +394,7 @@ pub fn play_match(config: MatchConfig, threads: usize, mut on_game: impl FnMut(&
         b_discs: 0,
         a_totals: SideTotals::default(),
         b_totals: SideTotals::default(),
+        distinct: DistinctGames::default(),
     };
     let config = report.config.clone();
     crate::parallel::ordered(
@@ -340,6 +412,7 @@ pub fn play_match(config: MatchConfig, threads: usize, mut on_game: impl FnMut(&
 
 impl MatchReport {
     fn add(&mut self, played: &PlayedGame) {
+        self.distinct.add(&played.game);
         let (a, b) = played.discs();
         self.a_discs += u64::from(a);
         self.b_discs += u64::from(b);

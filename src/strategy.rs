@@ -317,6 +317,16 @@ impl StrategySpec {
 
     /// Whether its moves depend on the clock or on a program we do not control, so that the same seed
     /// may not give the same games.
+    /// Whether it always plays the same move in the same position: two such players play one
+    /// game over and over from one start (a random player is seeded per game, a program may do
+    /// anything, a timed engine depends on the machine's speed).
+    pub fn is_deterministic(&self) -> bool {
+        !matches!(
+            self,
+            StrategySpec::Random | StrategySpec::Engine { .. } | StrategySpec::Program(_)
+        )
+    }
+
     pub fn is_reproducible(&self) -> bool {
         !matches!(self, StrategySpec::Engine { .. } | StrategySpec::Program(_))
     }

@@ -27,9 +27,12 @@ pub struct MatchArgs {
     /// Seed for random openings and random strategies
     #[arg(long, default_value_t = 1, value_parser = super::seed)]
     seed: u64,
-    /// Start each pair of games from the same opening of this many random moves, once with each colour
-    #[arg(long, value_name = "PLIES", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=59))]
-    openings: u32,
+    /// Start each pair of games from the same opening of this many random moves, once with each
+    /// colour (0: every game from the start position). Default: 0, except where both players
+    /// would play the same game every time (neither random, a program or on a clock): then each
+    /// pair starts from the next of the built-in balanced openings
+    #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(0..=59))]
+    openings: Option<u32>,
     /// Start each pair of games from the next opening of this file instead, once with each colour: a
     /// transcript at the start of each line, `#` starting a comment (as
     /// fixtures/engine/balanced-openings.txt, openings judged near even)
@@ -56,8 +59,12 @@ pub struct MatchArgs {
 }
 
 pub fn run(args: MatchArgs) -> Result<()> {
+    let deterministic = args.a.is_deterministic() && args.b.is_deterministic();
     let openings = match &args.opening_file {
-        None => Openings::Random(args.openings),
+        None if args.openings.is_none() && deterministic => {
+            Openings::Listed(std::sync::Arc::new(OpeningList::balanced(args.games.div_ceil(2))))
+        }
+        None => Openings::Random(args.openings.unwrap_or(0)),
         Some(file) => {
             let list = OpeningList::read(file, args.skip, args.games.div_ceil(2))?;
             Openings::Listed(std::sync::Arc::new(list))
@@ -178,6 +185,19 @@ fn text_report(report: &MatchReport) -> String {
     let openings = match &config.openings {
         Openings::Random(0) => "from the start position".to_string(),
         Openings::Random(plies) => format!("from random openings of {plies} moves, each played with both colours"),
+        Openings::Listed(list) if list.file == crate::matches::BALANCED_OPENINGS => format!(
+            "from {} of {}{} (the two would play one game over and over; --openings 0 plays from the start), each played with both colours",
+            match list.games.len() {
+                1 => "opening 1".to_string(),
+                n => format!("openings 1-{n}"),
+            },
+            list.file,
+            if 2 * list.games.len() < config.games as usize {
+                ", again from the first once all were played"
+            } else {
+                ""
+            }
+        ),
         Openings::Listed(list) => format!(
             "from openings {}-{} of {}, each played with both colours",
             list.skip + 1,
@@ -212,9 +232,15 @@ fn text_report(report: &MatchReport) -> String {
         }
         line
     };
+    let distinct = format!(
+        "{}{} of {}",
+        if report.distinct.at_least { "at least " } else { "" },
+        counted(report.distinct.count() as u32, "distinct game", "distinct games"),
+        config.games,
+    );
     format!(
         "{} vs {}: {} (seed {}) {openings}\n\
-         {}: {}, {}, {}: {:.1} of {} points ({:.1}%), {:.1}% of the discs\n{}{}",
+         {}: {}, {}, {}: {:.1} of {} points ({:.1}%), {:.1}% of the discs; {distinct}\n{}{}",
         config.a,
         config.b,
         counted(config.games, "game", "games"),

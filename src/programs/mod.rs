@@ -270,6 +270,8 @@ impl ProgramSpec {
                     Some(first) if first.contains("{}") => Ok(()),
                     None => Err(self.error("an empty command")),
                     Some(first) if !runner::is_runnable(first) => Err(self.error(format!("no such program: {first}"))),
+                    // A class member's script is its entry, there when the class was listed.
+                    Some(_) if self.member.is_some() => Ok(()),
                     Some(_) => match runner::command_refused(&words) {
                         Some(why) => Err(self.error(why)),
                         None => Ok(()),

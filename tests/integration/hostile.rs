@@ -83,7 +83,9 @@ fn verdicts(objects: &[Value]) -> BTreeMap<String, Vec<String>> {
 /// Grades the class and checks that the honest student passed every case; returns the hostile
 /// student's verdicts, the JSON objects and stdout.
 fn graded(class: &Class, hostile: &str, extra: &[&str]) -> (Vec<String>, Vec<Value>, String) {
-    let (status, objects, stdout) = class.grade(extra);
+    // Every case runs, however many time out: these are the runs under test.
+    let extra = [extra, &["--max-timeouts", "0"]].concat();
+    let (status, objects, stdout) = class.grade(&extra);
     assert_eq!(status, 1, "the hostile student does not pass: {stdout}");
     let verdicts = verdicts(&objects);
     assert_eq!(verdicts["honest"], ["pass"; 4], "{stdout}");

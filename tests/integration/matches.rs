@@ -456,3 +456,41 @@ fn a_bad_opening_file_is_refused_before_any_game() {
     assert!(String::from_utf8_lossy(&missing.stderr).contains("cannot read the opening file no-such-file.txt"));
     assert!(!record.exists(), "no game was played");
 }
+
+/// `match alphabeta:3 greedy --games 10` played 2 distinct games five times each, silently: two
+/// players that would play one game over and over start from the built-in balanced openings
+/// unless `--openings` says otherwise, and the summary says how many games were distinct.
+#[test]
+fn two_deterministic_players_draw_their_openings_and_distinct_games_are_counted() {
+    let text = |args: &[&str]| {
+        let output = common::othello(["match"]).args(args).output().unwrap();
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let drawn = text(&["alphabeta:3", "greedy", "--games", "10"]);
+    assert!(
+        drawn.contains("10 games (seed 1) from openings 1-5 of the built-in balanced openings"),
+        "{drawn}"
+    );
+    assert!(drawn.contains("; 10 distinct games of 10\n"), "{drawn}");
+    let report = match_json(&["alphabeta:3", "greedy", "--games", "10"]);
+    assert_eq!(report["opening_file"]["count"], 5, "{report}");
+    assert_eq!(
+        (&report["distinct_games"], &report["distinct_at_least"]),
+        (&10.into(), &false.into())
+    );
+    // Told otherwise: from the start, and the repeats are said.
+    let start = text(&["alphabeta:3", "greedy", "--games", "10", "--openings", "0"]);
+    assert!(start.contains("from the start position"), "{start}");
+    assert!(start.contains("; 2 distinct games of 10\n"), "{start}");
+    // A random player makes every game its own: from the start, as before.
+    let random = text(&["random", "greedy", "--games", "10"]);
+    assert!(
+        random.contains("from the start position") && random.contains("; 10 distinct games of 10\n"),
+        "{random}"
+    );
+    // More games than the openings give twice: again from the first, and the count shows it.
+    let again = text(&["greedy", "weighted", "--games", "300"]);
+    assert!(again.contains("again from the first once all were played"), "{again}");
+    assert!(again.contains("; 256 distinct games of 300\n"), "{again}");
+}
