@@ -209,8 +209,10 @@ fn record(standing: &mut Standing, own: u32, other: u32, forfeit: Option<Forfeit
 }
 
 /// A Swiss round: players ordered by points (then discs, then their number), each paired with the
-/// next one below it that it has not met yet (or the next one at all); the last player left over
-/// gets the bye, the lowest-ranked one that has had none if possible.
+/// highest-ranked one below it that it has not met, backtracking where that leaves others only
+/// rematches; the bye goes to the lowest-ranked player without one for whom the rest can be so
+/// paired. Where no round without a rematch exists (more rounds than opponents), or the search
+/// runs past its budget, each is paired with the next one it has not met, or the next one at all.
 fn swiss_pairs(standings: &[Standing], met: &[Vec<bool>]) -> (Vec<(usize, usize)>, Option<usize>) {
     let mut order: Vec<usize> = (0..standings.len()).collect();
     order.sort_by(|&x, &y| {
@@ -220,21 +222,64 @@ fn swiss_pairs(standings: &[Standing], met: &[Vec<bool>]) -> (Vec<(usize, usize)
             .then(b.discs.cmp(&a.discs))
             .then(x.cmp(&y))
     });
-    let mut bye = None;
-    if order.len() % 2 == 1 {
-        let at = order
+    // Who may sit out: the lowest-ranked without a bye first, then (all had one) the lowest.
+    let byes: Vec<Option<usize>> = if order.len() % 2 == 1 {
+        let mut candidates: Vec<Option<usize>> = order
             .iter()
-            .rposition(|&p| standings[p].byes == 0)
-            .unwrap_or(order.len() - 1);
-        bye = Some(order.remove(at));
+            .rev()
+            .filter(|&&p| standings[p].byes == 0)
+            .map(|&p| Some(p))
+            .collect();
+        if candidates.is_empty() {
+            candidates.push(order.last().copied());
+        }
+        candidates
+    } else {
+        vec![None]
+    };
+    let mut budget = SWISS_SEARCH_BUDGET;
+    for &bye in &byes {
+        let rest: Vec<usize> = order.iter().copied().filter(|&p| Some(p) != bye).collect();
+        if let Some(pairs) = pairs_without_rematch(&rest, met, &mut budget) {
+            return (pairs, bye);
+        }
     }
+    let bye = byes[0];
+    let mut rest: Vec<usize> = order.into_iter().filter(|&p| Some(p) != bye).collect();
     let mut pairs = Vec::new();
-    while let Some(first) = (!order.is_empty()).then(|| order.remove(0)) {
-        let at = order.iter().position(|&p| !met[first][p]).unwrap_or(0);
-        let second = order.remove(at);
+    while let Some(first) = (!rest.is_empty()).then(|| rest.remove(0)) {
+        let at = rest.iter().position(|&p| !met[first][p]).unwrap_or(0);
+        let second = rest.remove(at);
         pairs.push((first, second));
     }
     (pairs, bye)
+}
+
+/// Steps the search for a round without rematches may take, over all its tries (a class of 40
+/// finds one in a few hundred; a field where none exists would otherwise take exponential time).
+const SWISS_SEARCH_BUDGET: u32 = 200_000;
+
+/// Pairs `order` (best first) so that nobody meets a player again, the best-ranked first with the
+/// highest-ranked possible opponent: None if no such pairing exists or `budget` ran out.
+fn pairs_without_rematch(order: &[usize], met: &[Vec<bool>], budget: &mut u32) -> Option<Vec<(usize, usize)>> {
+    let Some((&first, rest)) = order.split_first() else {
+        return Some(Vec::new());
+    };
+    for (at, &second) in rest.iter().enumerate() {
+        if *budget == 0 {
+            return None;
+        }
+        *budget -= 1;
+        if met[first][second] {
+            continue;
+        }
+        let others: Vec<usize> = rest[..at].iter().chain(&rest[at + 1..]).copied().collect();
+        if let Some(mut pairs) = pairs_without_rematch(&others, met, budget) {
+            pairs.insert(0, (first, second));
+            return Some(pairs);
+        }
+    }
+    None
 }
 
 #[cfg(test)]
@@ -280,5 +325,46 @@ mod tests {
         assert_eq!(standings.iter().map(|s| s.byes).sum::<u32>(), 3);
         assert!(standings.iter().all(|s| s.byes <= 1));
         assert!(standings.iter().all(|s| s.games == 6));
+    }
+
+    /// Greedy pairing (each with the next one it has not met) gave 0-2 and then 1-3, a rematch,
+    /// where 0-3 and 1-2 met nobody again.
+    #[test]
+    fn a_swiss_round_avoids_a_rematch_where_greedy_pairing_would_not() {
+        let standings: Vec<Standing> = (0..4)
+            .map(|player| Standing {
+                player,
+                wins: 4 - player as u32,
+                games: 4,
+                ..Standing::default()
+            })
+            .collect();
+        let mut met = vec![vec![false; 4]; 4];
+        for (a, b) in [(0, 1), (1, 3)] {
+            met[a][b] = true;
+            met[b][a] = true;
+        }
+        assert_eq!(swiss_pairs(&standings, &met), (vec![(0, 3), (1, 2)], None));
+        // Five players: the bye goes to the lowest-ranked one for whom the rest pair afresh.
+        let standings: Vec<Standing> = (0..5)
+            .map(|player| Standing {
+                player,
+                wins: 5 - player as u32,
+                games: 4,
+                ..Standing::default()
+            })
+            .collect();
+        let mut met = vec![vec![false; 5]; 5];
+        for (a, b) in [(0, 1), (2, 3), (0, 2), (1, 3)] {
+            met[a][b] = true;
+            met[b][a] = true;
+        }
+        let (pairs, bye) = swiss_pairs(&standings, &met);
+        assert!(pairs.iter().all(|&(a, b)| !met[a][b]), "{pairs:?}");
+        assert_eq!((pairs.len(), bye), (2, Some(4)));
+        // No round without a rematch (everyone has met everyone): the pairing still comes.
+        let met = vec![vec![true; 5]; 5];
+        let (pairs, bye) = swiss_pairs(&standings, &met);
+        assert_eq!((pairs.len(), bye), (2, Some(4)));
     }
 }

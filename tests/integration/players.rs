@@ -848,3 +848,35 @@ fn runoff_carries_unused_time_over_as_the_server_does() {
         "{report}"
     );
 }
+
+/// `tournament ... --swiss 3` paired the same two players in rounds 1 and 3 although a round 3
+/// without a rematch existed (greedy pairing, five players, every seed tried): no pair meets
+/// twice now.
+#[test]
+fn a_swiss_tournament_pairs_nobody_twice_where_it_need_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("games.jsonl");
+    for seed in ["1", "2", "3"] {
+        common::othello(["tournament", "greedy", "random", "weighted", "preferred", "alphabeta:1"])
+            .args(["--swiss", "3", "--seed", seed, "--log"])
+            .arg(&log)
+            .assert()
+            .success();
+        let text = std::fs::read_to_string(&log).unwrap();
+        let mut pairs: Vec<(String, String)> = text
+            .lines()
+            .step_by(2)
+            .map(|line| {
+                let game: serde_json::Value = serde_json::from_str(line).unwrap();
+                let mut pair = [game["black"].as_str().unwrap(), game["white"].as_str().unwrap()];
+                pair.sort();
+                (pair[0].to_string(), pair[1].to_string())
+            })
+            .collect();
+        assert_eq!(pairs.len(), 6, "two pairings a round: {pairs:?}");
+        pairs.sort();
+        let before = pairs.len();
+        pairs.dedup();
+        assert_eq!(pairs.len(), before, "seed {seed}: a rematch in {pairs:?}");
+    }
+}
