@@ -346,11 +346,47 @@ fn dispatch(command: Command) -> Result<()> {
                     .name(format!("othello-{name}").leak() as &str)
                     .version(env!("CARGO_PKG_VERSION")),
             };
-            let mut page = Vec::new();
-            clap_mangen::Man::new(command).render(&mut page)?;
-            write_stdout(&String::from_utf8_lossy(&page))
+            write_stdout(&manual_page(command)?)
         }
     }
+}
+
+/// A command's manual page: clap_mangen's sections, but the text after the options (the examples
+/// and the command lists) kept as laid out, which roff would run together into one paragraph, and
+/// the version without the CPU line of `--version` (a page is made once, read on other machines).
+fn manual_page(command: clap::Command) -> Result<String> {
+    let mut command = command.long_version(None::<&str>);
+    command.build();
+    let man = clap_mangen::Man::new(command.clone());
+    let mut page = Vec::new();
+    man.render_title(&mut page)?;
+    man.render_name_section(&mut page)?;
+    man.render_synopsis_section(&mut page)?;
+    man.render_description_section(&mut page)?;
+    if command.get_arguments().any(|arg| !arg.is_hide_set()) {
+        man.render_options_section(&mut page)?;
+    }
+    if command.get_subcommands().any(|sub| !sub.is_hide_set()) {
+        man.render_subcommands_section(&mut page)?;
+    }
+    let mut page = String::from_utf8_lossy(&page).into_owned();
+    if let Some(extra) = command.get_after_long_help().or_else(|| command.get_after_help()) {
+        page.push_str(".SH EXTRA\n.nf\n");
+        for line in extra.to_string().lines() {
+            // roff reads a backslash as an escape, and a line starting with `.` or `'` as a request.
+            let line = line.replace('\\', "\\e");
+            if line.starts_with(['.', '\'']) {
+                page.push_str("\\&");
+            }
+            page.push_str(&line);
+            page.push('\n');
+        }
+        page.push_str(".fi\n");
+    }
+    if let Some(version) = command.get_version() {
+        page.push_str(&format!(".SH VERSION\nv{version}\n"));
+    }
+    Ok(page)
 }
 
 /// `--version`: the version and the instruction-set level the searches run at on this CPU.

@@ -527,3 +527,33 @@ fn a_mistyped_option_keeps_the_tip_of_the_one_meant() {
         assert_eq!(String::from_utf8_lossy(&output.stderr), expected);
     }
 }
+
+/// The man page's EXTRA section (the command lists and examples) ran together into one paragraph
+/// under `man -l`, and its VERSION named the build machine's CPU: the section is kept as laid out
+/// (no-fill, no line read as a roff request), and the version is the version alone.
+#[test]
+fn the_manual_page_keeps_its_lists_as_laid_out_and_names_no_cpu() {
+    for args in [&["man"][..], &["man", "grade"]] {
+        let page = String::from_utf8(common::othello(args).output().unwrap().stdout).unwrap();
+        let extra = page
+            .split_once(".SH EXTRA\n")
+            .unwrap_or_else(|| panic!("{args:?}: no EXTRA section"))
+            .1;
+        let (kept, after) = extra
+            .strip_prefix(".nf\n")
+            .and_then(|extra| extra.split_once(".fi\n"))
+            .unwrap_or_else(|| panic!("{args:?}: EXTRA is not kept as laid out: {extra:.300}"));
+        assert!(kept.lines().all(|line| !line.starts_with(['.', '\''])), "{kept}");
+        assert_eq!(
+            after,
+            format!(".SH VERSION\nv{}\n", env!("CARGO_PKG_VERSION")),
+            "{args:?}"
+        );
+    }
+    let page = String::from_utf8(common::othello(["man"]).output().unwrap().stdout).unwrap();
+    assert!(
+        page.contains("\n  grade        Run a program, or a whole class,"),
+        "{page}"
+    );
+    assert!(!page.contains("avx") && !page.contains("CPU supports"), "{page}");
+}
