@@ -729,7 +729,9 @@ pub struct GradeSummary {
     pub cases: usize,
     /// Cases passed, per judge.
     pub passed: BTreeMap<&'static str, usize>,
+    /// Cases some judge failed (a time-out, a limit or a crash is no failure), and each judge's.
     pub failed: usize,
+    pub failed_by: BTreeMap<&'static str, usize>,
     pub timeouts: usize,
     pub limits: usize,
     pub crashes: usize,
@@ -760,6 +762,10 @@ impl GradeSummary {
                 .map(|j| (j.name(), summary.passed.get(j).copied().unwrap_or(0)))
                 .collect(),
             failed: summary.failed,
+            failed_by: judges
+                .iter()
+                .map(|j| (j.name(), summary.failed_by.get(j).copied().unwrap_or(0)))
+                .collect(),
             timeouts: summary.timeouts,
             limits: summary.limits,
             crashes: summary.crashes,

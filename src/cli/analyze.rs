@@ -13,7 +13,7 @@ use super::output::Output;
 use super::{position_from_lab_args, write_stdout};
 use crate::color::Color;
 use crate::game::Game;
-use crate::notation::{ggf, transcript};
+use crate::notation::{condensed, ggf, transcript};
 use crate::position::Position;
 use crate::search::analysis::{
     AnalysedMove, Analyst, BLUNDER_DISCS, DEFAULT_DEPTH, DEFAULT_EXACT_EMPTIES, MISTAKE_DISCS, MoveValue, Settings,
@@ -169,10 +169,10 @@ fn target(args: &AnalyzeArgs) -> Result<Target> {
     let path = Path::new(what);
     let text = if path.exists() {
         crate::files::read_text(path)?
-    } else if transcript::has_shape(what) {
+    } else if transcript::has_shape(what) || condensed::has_shape(what) {
         what.to_string()
     } else {
-        bail!("bad argument {what:?}: not a board of 64 characters, a transcript such as f5d6c3, or a file");
+        bail!("bad argument {what:?}: not a board of 64 characters, a transcript such as f5d6c3 or 1934_41, or a file");
     };
     let games = read_games(&text).with_context(|| format!("bad game {}", one_line_name(what)))?;
     let count = games.len();
@@ -208,6 +208,18 @@ fn read_games(text: &str) -> Result<Vec<(Game, String, String)>> {
             .into_iter()
             .map(|(log, game)| (game, log.black, log.white))
             .collect());
+    }
+    // Condensed transcripts, as lab4's reports and logs hold them: a game a line.
+    let lines: Vec<&str> = trimmed.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    if lines.iter().all(|line| condensed::has_shape(line)) {
+        return lines
+            .iter()
+            .enumerate()
+            .map(|(number, line)| {
+                let (game, _) = condensed::play(line).map_err(|error| anyhow!("line {}: {error}", number + 1))?;
+                Ok((game, "black".to_string(), "white".to_string()))
+            })
+            .collect();
     }
     let game = transcript::play(Position::START, trimmed)?;
     Ok(vec![(game, "black".to_string(), "white".to_string())])

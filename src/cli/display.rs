@@ -46,9 +46,14 @@ pub fn set_quiet(quiet: bool) {
     let _ = QUIET.set(quiet);
 }
 
+/// Whether `-q/--quiet` was given: no progress, and no running score lines either.
+pub fn quiet() -> bool {
+    QUIET.get().copied().unwrap_or(false)
+}
+
 /// Whether progress may be shown on stderr: a terminal, and no `--quiet`.
 pub fn progress_visible() -> bool {
-    !QUIET.get().copied().unwrap_or(false) && std::io::stderr().is_terminal()
+    !quiet() && std::io::stderr().is_terminal()
 }
 
 /// A one-line progress bar on stderr with the elapsed time, the rate and an estimate of the time

@@ -159,10 +159,11 @@ pub fn run(args: GradeArgs) -> Result<()> {
         max_timeouts: args.max_timeouts,
     };
     outputs.text(&format!(
-        "grading {} program{} on {} cases of {} (judge{} {}; {} s{} a case; {} at a time)\nruns: {}\n",
+        "grading {} program{} on {} case{} of {} (judge{} {}; {} s{} a case; {} at a time)\nruns: {}\n",
         programs.len(),
         if programs.len() == 1 { "" } else { "s" },
         cases.len(),
+        if cases.len() == 1 { "" } else { "s" },
         args.cases.display(),
         if judges.len() == 1 { "" } else { "s" },
         judges.iter().map(|j| j.name()).collect::<Vec<_>>().join(", "),

@@ -118,7 +118,7 @@ pub fn run(args: Lab4Args) -> Result<()> {
     let progress = super::display::Progress::new(config.games as usize, "games");
     let tally = moderator::run(&config, |played, tally| {
         progress.tick();
-        if tally.games.is_multiple_of(PROGRESS_EVERY) {
+        if tally.games.is_multiple_of(PROGRESS_EVERY) && !super::display::quiet() {
             progress.finish();
             let _ = writeln!(
                 std::io::stderr(),

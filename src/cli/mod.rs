@@ -525,6 +525,16 @@ fn position_from_lab_args(board: &str, token: Option<&str>) -> Result<Position> 
         ),
         None => (std::borrow::Cow::Borrowed(board), token),
     };
+    // The lab's own message lists moves and negative numbers, which a command's board is not.
+    if LabRequest::parse(&[board.as_ref()]).map_or(true, |request| request.board.is_none()) {
+        bail!(
+            "bad argument {board:?}: expected a board: 64 characters, of xXoO. as in the lab mode or of X, O and - as in OBF (this one has {})",
+            board.chars().count()
+        );
+    }
+    if let Some(token) = token.filter(|token| !matches!(*token, "x" | "X" | "o" | "O")) {
+        bail!("bad argument {token:?}: expected a token: x or o, the side to move");
+    }
     let mut words = vec![board.as_ref()];
     words.extend(token);
     let request = LabRequest::parse(&words)?;

@@ -223,7 +223,12 @@ pub fn csv(programs: &[Program], summaries: &[Summary], judges: &[Judge], limits
     if judges.contains(&Judge::Lab5) {
         out.push_str(",lab5_marks");
     }
-    out.push_str(",failed,timeouts,limits,crashes,not_run,seconds,cpu_seconds,isolated\n");
+    // `failed`: cases some judge failed; then each judge's own count.
+    out.push_str(",failed");
+    for judge in judges {
+        let _ = write!(out, ",{judge}_failed");
+    }
+    out.push_str(",timeouts,limits,crashes,not_run,seconds,cpu_seconds,isolated\n");
     let isolated = if limits.isolation.is_sandbox() { "yes" } else { "no" };
     for (program, summary) in programs.iter().zip(summaries) {
         let _ = write!(out, "{},{}", csv_field(&program.name), summary.cases);
@@ -234,10 +239,14 @@ pub fn csv(programs: &[Program], summaries: &[Summary], judges: &[Judge], limits
             let _ = write!(out, ",{}", summary.marks);
         }
         let cpu = summary.cpu_seconds.map_or(String::new(), |cpu| format!("{cpu:.3}"));
+        let _ = write!(out, ",{}", summary.failed);
+        for judge in judges {
+            let _ = write!(out, ",{}", summary.failed_by.get(judge).copied().unwrap_or(0));
+        }
         let _ = writeln!(
             out,
-            ",{},{},{},{},{},{:.3},{cpu},{isolated}",
-            summary.failed, summary.timeouts, summary.limits, summary.crashes, summary.not_run, summary.seconds
+            ",{},{},{},{},{:.3},{cpu},{isolated}",
+            summary.timeouts, summary.limits, summary.crashes, summary.not_run, summary.seconds
         );
     }
     out

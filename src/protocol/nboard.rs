@@ -94,8 +94,8 @@ where
         let rest: Vec<&str> = words.collect();
         let search = match command {
             "go" => Some(SearchKind::Go),
-            // Every move is valued, however many the GUI asks for.
-            "hint" => Some(SearchKind::Hint),
+            // `hint N`: the N best moves (every move is valued; without N, all of them).
+            "hint" => Some(SearchKind::Hint(rest.first().and_then(|n| n.parse::<usize>().ok()))),
             "quit" => return Ok(()),
             _ => {
                 session.handle(command, &rest, &line)?;
@@ -113,7 +113,9 @@ where
         // ping, quit or the end of the input stop it (the protocol: "stop thinking and respond").
         let stop = Arc::new(AtomicBool::new(false));
         let worker = session.start(kind, stop.clone());
-        let mut stopped = false;
+        // A ping or quit silences the search's answer; the end of the input does not: a piped
+        // `go` is answered with the best move found so far, as GTP's `genmove` is.
+        let (mut stopped, mut ended) = (false, false);
         while !worker.is_finished() {
             if waiting.len() >= MAX_WAITING {
                 std::thread::sleep(Duration::from_millis(5));
@@ -130,7 +132,7 @@ where
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => {
                     stop.store(true, Ordering::Relaxed);
-                    stopped = true;
+                    ended = true;
                     break;
                 }
             }
@@ -142,13 +144,17 @@ where
             session.say(&reply)?;
         }
         session.say("status\n")?;
+        if ended && waiting.is_empty() {
+            return Ok(());
+        }
     }
 }
 
 #[derive(Clone, Copy)]
 enum SearchKind {
     Go,
-    Hint,
+    /// The best N moves, or every move.
+    Hint(Option<usize>),
 }
 
 impl<W: Write + Send + 'static> Session<W> {
@@ -278,7 +284,7 @@ impl<W: Write + Send + 'static> Session<W> {
                     say("status the game is over\n");
                     None
                 }
-                (SearchKind::Hint, Status::MustPass(_)) => Some("search PA 0.00 0 0 pass\n".to_string()),
+                (SearchKind::Hint(_), Status::MustPass(_)) => Some("search PA 0.00 0 0 pass\n".to_string()),
                 (SearchKind::Go, Status::ToMove(_)) if game_clock.is_some() => {
                     // On a clock, the timed engine: the depth is for hints.
                     say("status thinking on the clock\n");
@@ -297,19 +303,31 @@ impl<W: Write + Send + 'static> Session<W> {
                     let moves = analyst.moves(board);
                     let nodes: u64 = moves.iter().map(|m| m.nodes).sum();
                     say(&format!("nodestats {nodes} {:.2}\n", clock.elapsed().as_secs_f64()));
-                    moves.first().map(|best| {
-                        format!(
-                            "=== {}/{:.2}/{:.1}\n",
-                            upper(best.square),
-                            best.value.number() as f64,
-                            clock.elapsed().as_secs_f64()
-                        )
-                    })
+                    // Stopped before any move was valued: the first legal one, worth nothing known.
+                    let (square, value) = moves.first().map_or_else(
+                        || (board.moves().squares().next().expect("a side to move has a move"), 0.0),
+                        |best| (best.square, best.value.number() as f64),
+                    );
+                    Some(format!(
+                        "=== {}/{value:.2}/{:.1}\n",
+                        upper(square),
+                        clock.elapsed().as_secs_f64()
+                    ))
                 }
-                (SearchKind::Hint, Status::ToMove(_)) => {
+                (SearchKind::Hint(wanted), Status::ToMove(_)) => {
                     say("status analysing\n");
-                    // Every move, streamed as it is valued: the GUI shows the best of them.
-                    analyst.moves_with(board, |m| say(&search_line(m)));
+                    match wanted.filter(|&n| n < board.moves().count() as usize) {
+                        // Every move, streamed as it is valued: the GUI shows the best of them.
+                        None => {
+                            analyst.moves_with(board, |m| say(&search_line(m)));
+                        }
+                        // The best few, once all are valued.
+                        Some(n) => {
+                            for m in analyst.moves(board).iter().take(n) {
+                                say(&search_line(m));
+                            }
+                        }
+                    }
                     None
                 }
             };

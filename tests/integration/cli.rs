@@ -557,3 +557,123 @@ fn the_manual_page_keeps_its_lists_as_laid_out_and_names_no_cpu() {
     );
     assert!(!page.contains("avx") && !page.contains("CPU supports"), "{page}");
 }
+
+/// The README's completions line failed on a fresh account (no such folder): its install lines for
+/// completions and the man page run as written, in an empty home.
+#[test]
+fn the_readme_install_lines_work_in_a_fresh_home() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let lines: Vec<&str> = readme
+        .lines()
+        .filter(|line| {
+            line.starts_with("mkdir -p ~/")
+                || line.starts_with("othello completions")
+                || line.starts_with("othello man >")
+        })
+        .map(|line| line.split("  #").next().unwrap().trim())
+        .collect();
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    let home = tempfile::tempdir().unwrap();
+    let bin = assert_cmd::cargo::cargo_bin("othello");
+    let path = format!(
+        "{}:{}",
+        bin.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let output = common::dies_with_test(std::process::Command::new("sh"))
+        .args(["-euc", &lines.join("\n")])
+        .env("HOME", home.path())
+        .env("PATH", path)
+        .current_dir(home.path())
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{lines:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let script = std::fs::read_to_string(home.path().join(".local/share/bash-completion/completions/othello")).unwrap();
+    assert!(script.contains("othello"));
+    assert!(
+        std::fs::read_to_string(home.path().join("othello.1"))
+            .unwrap()
+            .contains(".TH othello 1")
+    );
+}
+
+/// `analyze` refused the condensed transcripts lab4 reports and logs hold, which `replay` reads:
+/// one as a word, and a file of them a game a line.
+#[test]
+fn analyze_reads_the_condensed_transcripts_lab4_writes() {
+    let condensed = "1934412137424310_1492018564511_412292213144438_5464826312352303325_2_3_05354615963321750394057_82451_616_962604755_71558";
+    let output = common::othello(["analyze", condensed, "--depth", "2", "--json"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["moves"].as_array().unwrap().len(), 60, "{report}");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("games.txt");
+    std::fs::write(&file, format!("{condensed}\n1920\n")).unwrap();
+    let output = common::othello(["analyze"])
+        .arg(&file)
+        .args(["--game", "2", "--depth", "2", "--json"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["moves"].as_array().unwrap().len(), 2, "{report}");
+}
+
+/// `-q` silenced the progress bar but not lab4's running score (`after 25 games: ...`).
+#[test]
+fn quiet_silences_the_running_score_of_lab4() {
+    let loud = common::othello(["lab4", "greedy", "--games", "50"]).output().unwrap();
+    assert!(String::from_utf8_lossy(&loud.stderr).contains("after 25 games: "));
+    let quiet = common::othello(["-q", "lab4", "greedy", "--games", "50"])
+        .output()
+        .unwrap();
+    assert!(quiet.status.success());
+    assert_eq!(String::from_utf8_lossy(&quiet.stderr), "");
+    // The same report, but for the times it measured.
+    let untimed = |out: &[u8]| -> Vec<String> {
+        String::from_utf8_lossy(out)
+            .lines()
+            .filter(|l| !l.starts_with("Time used"))
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(untimed(&quiet.stdout), untimed(&loud.stdout));
+}
+
+/// "on 1 cases", and `solve zz` answered with the lab mode's list of moves and negative numbers.
+#[test]
+fn one_case_is_one_and_a_commands_bad_board_gets_its_own_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = common::lab_cases(dir.path(), 1, 2);
+    let output = common::othello(["grade"])
+        .arg(&cases)
+        .arg("--")
+        .arg(assert_cmd::cargo::cargo_bin("othello"))
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&output.stdout).starts_with("grading 1 program on 1 case of "));
+    for (args, message) in [
+        (
+            &["solve", "zz"][..],
+            "othello: bad argument \"zz\": expected a board: 64 characters, of xXoO. as in the lab mode or of X, O and - as in OBF (this one has 2)\n",
+        ),
+        (
+            &[
+                "solve",
+                "...........................ox......xo...........................",
+                "q",
+            ],
+            "othello: bad argument \"q\": expected a token: x or o, the side to move\n",
+        ),
+    ] {
+        let output = common::othello(args).output().unwrap();
+        assert_eq!(output.status.code(), Some(2));
+        assert_eq!(String::from_utf8_lossy(&output.stderr), message);
+    }
+}

@@ -165,6 +165,13 @@ fn a_class_is_graded_by_every_judge_as_the_course_would() {
     assert_eq!(summary("crashes")["crashes"], 9);
     assert_eq!(summary("honest")["passed"]["strict"], 9);
     assert_eq!(summary("wrong_count")["passed"]["course"], 9);
+    // `failed` names its judges: wrong_count fails the strict and tolerant judges, not course.
+    let failed_by = &summary("wrong_count")["failed_by"];
+    assert_eq!(
+        (&failed_by["strict"], &failed_by["course"]),
+        (&9.into(), &0.into()),
+        "{failed_by}"
+    );
     assert!(!students.join("writes_files/runs.txt").exists(), "runs work on copies");
 
     // The gradebook: a header and one row per student, in the class table's order.
@@ -172,10 +179,17 @@ fn a_class_is_graded_by_every_judge_as_the_course_would() {
     let rows: Vec<&str> = csv.lines().collect();
     assert_eq!(
         rows[0],
-        "program,cases,strict_passed,tolerant_passed,course_passed,failed,timeouts,limits,crashes,not_run,seconds,cpu_seconds,isolated"
+        "program,cases,strict_passed,tolerant_passed,course_passed,failed,strict_failed,tolerant_failed,course_failed,timeouts,limits,crashes,not_run,seconds,cpu_seconds,isolated"
     );
     assert_eq!(rows.len(), 1 + CLASS.len());
-    assert!(rows.iter().any(|r| r.starts_with("honest,9,9,9,9,0,0,0,0,0,")), "{csv}");
+    assert!(
+        rows.iter().any(|r| r.starts_with("honest,9,9,9,9,0,0,0,0,0,0,0,0,")),
+        "{csv}"
+    );
+    assert!(
+        rows.iter().any(|r| r.starts_with("wrong_count,9,0,0,9,9,9,9,0,")),
+        "{csv}"
+    );
     assert!(
         rows.iter().all(|r| r.ends_with(",yes") || r.ends_with(",isolated")),
         "{csv}"
@@ -794,10 +808,10 @@ fn a_looping_student_stops_after_three_time_outs_in_a_row() {
         "{text}"
     );
     assert!(
-        csv.starts_with("program,cases,tolerant_passed,failed,timeouts,limits,crashes,not_run,"),
+        csv.starts_with("program,cases,tolerant_passed,failed,tolerant_failed,timeouts,limits,crashes,not_run,"),
         "{csv}"
     );
-    assert!(csv.lines().any(|l| l.starts_with("looper,7,0,0,3,0,0,4,")), "{csv}");
+    assert!(csv.lines().any(|l| l.starts_with("looper,7,0,0,0,3,0,0,4,")), "{csv}");
     assert!(junit.contains("skipped=\"4\""), "{junit}");
     assert!(
         junit.contains("<skipped type=\"not-run\" message=\"NOT RUN  case-004")

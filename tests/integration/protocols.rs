@@ -170,7 +170,7 @@ fn an_nboard_session_plays_whole_games_with_passes_both_ways() {
 }
 
 #[test]
-fn nboard_hints_stream_every_move_with_values_for_the_side_to_move() {
+fn nboard_hints_give_the_best_moves_with_values_for_the_side_to_move() {
     let mut engine = Engine::start(&["nboard"]);
     engine.send("nboard 2");
     // Depth 10: moves into positions of at most 14 empty squares are solved.
@@ -184,7 +184,15 @@ fn nboard_hints_stream_every_move_with_values_for_the_side_to_move() {
     }
     let lines = engine_lines_after(lines, "status analysing");
     let searches: Vec<&String> = lines.iter().filter(|l| l.starts_with("search ")).collect();
-    assert_eq!(searches.len(), game.position().moves().count() as usize);
+    // `hint 3`: the three best moves, best first (the position has more).
+    let legal = game.position().moves().count() as usize;
+    assert!(legal > 3, "{legal}");
+    assert_eq!(searches.len(), 3, "{searches:?}");
+    let values: Vec<f64> = searches
+        .iter()
+        .map(|l| l.split_whitespace().nth(2).unwrap().parse().unwrap())
+        .collect();
+    assert!(values.windows(2).all(|w| w[0] >= w[1]), "{values:?}");
     // 14 empties after each move: exact, equal to the solver's value.
     for line in searches {
         let words: Vec<&str> = line.split_whitespace().collect();
@@ -448,4 +456,39 @@ fn nboard_plays_on_the_clock_of_the_game_it_is_given() {
     assert!(took < std::time::Duration::from_millis(1500), "{took:?}: {lines:?}");
     engine.send("quit");
     engine.finish();
+}
+
+/// `hint N` streamed every move whatever N, and a `go` still thinking when a piped session's input
+/// ended got no `===`: `hint` alone streams every move, and the piped `go` is answered with the
+/// best move found so far (as GTP's genmove is).
+#[test]
+fn nboard_hint_without_a_count_streams_every_move_and_a_piped_go_is_answered() {
+    let mut engine = Engine::start(&["nboard"]);
+    engine.send("nboard 2");
+    engine.send("set depth 3");
+    engine.send("hint");
+    let mut lines = Vec::new();
+    while lines.last().is_none_or(|l: &String| l != "status") {
+        lines.push(engine.line());
+    }
+    let searches = engine_lines_after(lines, "status analysing")
+        .into_iter()
+        .filter(|l| l.starts_with("search "))
+        .count();
+    assert_eq!(searches, 4, "every move of the start position");
+    engine.send("quit");
+    engine.finish();
+    let output = common::othello(["nboard"])
+        .write_stdin("nboard 2\nset depth 30\ngo\n")
+        .timeout(std::time::Duration::from_secs(60))
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    let reply = text
+        .lines()
+        .find(|l| l.starts_with("=== "))
+        .unwrap_or_else(|| panic!("no move for a piped go: {text}"));
+    let square = Square::from_a1(&reply[4..6].to_lowercase()).unwrap();
+    assert!(Position::START.moves().contains(square), "{reply}");
 }
