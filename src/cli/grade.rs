@@ -473,8 +473,26 @@ impl Outputs {
                     failing,
                 })
                 .collect();
-            let title = format!("Grading report: {}", args.cases.display());
-            html.finish(&report::html(&title, &pages, cases, &settings.judges, &settings.limits))?;
+            // The cases folder by its name: the page gets shared, the teacher's folders stay home.
+            let cases_name = args.cases.file_name().map_or_else(
+                || args.cases.display().to_string(),
+                |name| name.to_string_lossy().into_owned(),
+            );
+            let title = format!("Grading report: {cases_name}");
+            let class: Vec<PathBuf> = args
+                .class
+                .iter()
+                .flat_map(|class| [std::fs::canonicalize(class).ok(), std::path::absolute(class).ok()])
+                .flatten()
+                .collect();
+            html.finish(&report::html(
+                &title,
+                &pages,
+                cases,
+                &settings.judges,
+                &settings.limits,
+                &class,
+            ))?;
         }
         Ok(())
     }

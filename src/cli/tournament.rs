@@ -85,6 +85,8 @@ pub fn run(args: TournamentArgs) -> Result<()> {
         .enumerate()
         .map(|(index, player)| clock.prepare(player, index + 1))
         .collect::<Result<Vec<_>>>()?;
+    // Class members are named by their entries, as lab4 --class names them; others by their spec.
+    let mut member_names: Vec<Option<String>> = vec![None; players.len()];
     let mut html = args.html.as_deref().map(Output::open).transpose()?;
     let mut left_out = Vec::new();
     if let Some(class) = &args.class {
@@ -93,7 +95,10 @@ pub fn run(args: TournamentArgs) -> Result<()> {
             let prepared = super::member_player(&path, args.form, &args.run)
                 .and_then(|spec| clock.prepare(&spec, players.len() + 1).map_err(|e| e.to_string()));
             match prepared {
-                Ok(player) => players.push(player),
+                Ok(player) => {
+                    players.push(player);
+                    member_names.push(Some(name));
+                }
                 Err(why) => {
                     eprintln!("othello: {name} is left out: {why}");
                     left_out.push(format!("{name}: {why}"));
@@ -120,7 +125,11 @@ pub fn run(args: TournamentArgs) -> Result<()> {
     let names: Vec<String> = config
         .players
         .iter()
-        .map(|player| crate::printable::escape(&player.to_string()).into_owned())
+        .zip(&member_names)
+        .map(|(player, member)| match member {
+            Some(name) => name.clone(),
+            None => crate::printable::escape(&player.to_string()).into_owned(),
+        })
         .collect();
     let mut games = 0;
     let players = config.players.len();

@@ -281,6 +281,8 @@ pub struct Outcome {
     pub cpu_seconds: Option<f64>,
     /// The last lines of stderr, kept for a run that crashed, timed out or failed.
     pub stderr_tail: Vec<String>,
+    /// The last lines of stdout of a run that was stopped (a time-out, a limit): how far it got.
+    pub stdout_tail: Vec<String>,
     pub judgements: Vec<Judgement>,
 }
 
@@ -449,12 +451,20 @@ pub fn grade(programs: &[Program], cases: &[Case], settings: &Settings, mut repo
             .collect();
         let timed_out = judgements.iter().any(|j| j.verdict == Verdict::Timeout);
         streaks.ran(index, timed_out);
+        let stopped = judgements
+            .iter()
+            .any(|j| matches!(j.verdict, Verdict::Timeout | Verdict::Limit));
         Outcome {
             program,
             case,
             seconds: run.elapsed.as_secs_f64(),
             cpu_seconds: run.cpu.map(|cpu| cpu.as_secs_f64()),
             stderr_tail: run.stderr_tail(settings.stderr_lines),
+            stdout_tail: if stopped {
+                run.stdout_tail(settings.stderr_lines)
+            } else {
+                Vec::new()
+            },
             ending: run.ending,
             judgements,
         }
@@ -478,6 +488,7 @@ fn not_run(program: usize, case: usize, settings: &Settings) -> Outcome {
         seconds: 0.0,
         cpu_seconds: None,
         stderr_tail: Vec::new(),
+        stdout_tail: Vec::new(),
         judgements: settings
             .judges
             .iter()
@@ -592,6 +603,74 @@ pub struct Summary {
     pub slowest: Option<(usize, f64)>,
     /// Lab 5's marks over all cases.
     pub marks: f64,
+    /// The cases that did not pass, by what went wrong (`failure_kind`): how many, and the first.
+    /// At most `MAX_KINDS` kinds; the rest are counted under "other".
+    pub kinds: BTreeMap<String, (usize, usize)>,
+}
+
+/// The most kinds of failure a summary tells apart.
+pub const MAX_KINDS: usize = 32;
+
+/// What went wrong in a case, in words that the same mistake gives every case: a Python
+/// exception and the line it was raised at (`ValueError at line 56`), the part of the output that
+/// differs (`part E, the possible moves`), a time-out, a limit. None for a pass.
+pub fn failure_kind(outcome: &Outcome) -> Option<String> {
+    match outcome.verdict() {
+        Verdict::Pass => None,
+        Verdict::NotRun => Some("not run (time-outs in a row)".to_string()),
+        Verdict::Timeout => Some("a time-out".to_string()),
+        Verdict::Limit => Some(match outcome.ending {
+            Ending::MemoryLimit => "the memory limit".to_string(),
+            Ending::FileSizeLimit => "the file size limit".to_string(),
+            Ending::OpenFilesLimit => "the open files limit".to_string(),
+            Ending::ProcessLimit => "the process limit".to_string(),
+            _ => "a limit".to_string(),
+        }),
+        Verdict::Crash => {
+            let lines: Vec<&str> = outcome
+                .stderr_tail
+                .iter()
+                .map(|l| l.trim())
+                .filter(|l| !l.is_empty())
+                .collect();
+            let last = lines.last().copied().unwrap_or("");
+            // A Python traceback: the exception's name and the line of the program it came from.
+            let exception = last
+                .split(':')
+                .next()
+                .filter(|name| !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '.'));
+            let line = lines.iter().rev().find_map(|l| {
+                let (_, rest) = l.strip_prefix("File ")?.split_once(", line ")?;
+                rest.split(|c: char| !c.is_ascii_digit()).next().map(str::to_string)
+            });
+            Some(match (exception, line) {
+                (Some(exception), Some(line)) => format!("{exception} at line {line}"),
+                (Some(exception), None) => exception.to_string(),
+                _ => match &outcome.ending {
+                    Ending::Exited(code) => format!("exit status {code}"),
+                    Ending::Signalled(signal) => format!("signal {signal}"),
+                    Ending::NotStarted(_) => "could not be started".to_string(),
+                    _ => "a crash".to_string(),
+                },
+            })
+        }
+        Verdict::Fail => {
+            // The first difference of the most lenient judge that failed it, without its snapshot
+            // and line numbers (`snapshot 2, part E, the possible moves (expected line 24, ...)`).
+            let judgement = outcome
+                .judgements
+                .iter()
+                .filter(|j| j.verdict == Verdict::Fail)
+                .max_by_key(|j| j.judge)?;
+            let place = judgement.differences.first().map_or("the output", |d| d.place.as_str());
+            let place = place.split(" (").next().unwrap_or(place);
+            let place = match place.split_once(", ") {
+                Some((snapshot, rest)) if snapshot.starts_with("snapshot ") => rest,
+                _ => place,
+            };
+            Some(format!("wrong {place}"))
+        }
+    }
 }
 
 impl Summary {
@@ -609,6 +688,14 @@ impl Summary {
             Verdict::Limit => self.limits += 1,
             Verdict::Crash => self.crashes += 1,
             Verdict::NotRun => self.not_run += 1,
+        }
+        if let Some(kind) = failure_kind(outcome) {
+            let kind = if self.kinds.len() >= MAX_KINDS && !self.kinds.contains_key(&kind) {
+                "other".to_string()
+            } else {
+                kind
+            };
+            self.kinds.entry(kind).or_insert((0, outcome.case)).0 += 1;
         }
         self.seconds += outcome.seconds;
         if let Some(cpu) = outcome.cpu_seconds {

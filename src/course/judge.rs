@@ -195,7 +195,10 @@ fn tolerant(expected: &str, actual: &str) -> Vec<Difference> {
     let actual_lines: Vec<&str> = actual.lines().collect();
     let mut differences = Vec::new();
     for (k, (e, a)) in expected_readings.iter().zip(&actual_readings).enumerate() {
-        let boards = Some((owned(e.board()), owned(a.board())));
+        let boards = Some((
+            marked(owned(e.board()), &e.move_squares()),
+            marked(owned(a.board()), &a.move_squares()),
+        ));
         let mut differ = |what: String, el: Option<usize>, al: Option<usize>| {
             fn raw<'a>(lines: &[&'a str], n: Option<usize>) -> Option<&'a str> {
                 n.and_then(|n| lines.get(n - 1)).copied()
@@ -267,6 +270,20 @@ fn tolerant(expected: &str, actual: &str) -> Vec<Difference> {
 
 fn owned(rows: Vec<&str>) -> Vec<String> {
     rows.into_iter().map(String::from).collect()
+}
+
+/// Board rows for drawing, with each listed possible move marked `*` on its empty square (the
+/// readings drop the marks: the judges compare the lists, and a wrong list must show on the board).
+fn marked(mut rows: Vec<String>, moves: &BTreeSet<u32>) -> Vec<String> {
+    for &square in moves {
+        let (row, col) = (square as usize / 8, square as usize % 8);
+        if let Some(text) = rows.get_mut(row)
+            && text.get(col..col + 1) == Some(".")
+        {
+            text.replace_range(col..col + 1, "*");
+        }
+    }
+    rows
 }
 
 /// `" (d3, e3)"`: the squares of a board row that differ, when both rows are there.
@@ -348,7 +365,8 @@ fn course(expected: &str, actual: &str) -> Vec<Difference> {
     let (e, a) = (course_reading(expected), course_reading(actual));
     let mut differences = Vec::new();
     let rows = |r: &CourseReading| r.board.as_ref().map(|b| b.0.clone()).unwrap_or_default();
-    let boards = Some((rows(&e), rows(&a)));
+    let listed = |r: &CourseReading| r.moves.as_ref().map(|m| m.0.clone()).unwrap_or_default();
+    let boards = Some((marked(rows(&e), &listed(&e)), marked(rows(&a), &listed(&a))));
     let found = match &e.board {
         Some((board, _)) => a.all_boards.contains(board),
         None => a.board.is_none(),
@@ -461,8 +479,9 @@ mod tests {
             "{}",
             differences[0]
         );
+        // Drawn with the possible moves each lists marked (c4 in both).
         let (expected, actual) = differences[0].boards.clone().unwrap();
-        assert_eq!((&expected[3][..], &actual[3][..]), ("...ox...", "...xx..."));
+        assert_eq!((&expected[3][..], &actual[3][..]), ("..*ox...", "..*xx..."));
     }
 
     #[test]

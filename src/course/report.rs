@@ -48,10 +48,12 @@ pub fn outcome_text(outcome: &Outcome, case: &Case, limits: &Limits) -> String {
                 outcome.ending.describe(limits),
                 times(outcome.seconds, outcome.cpu_seconds)
             );
-            if !outcome.stderr_tail.is_empty() {
-                let _ = writeln!(out, "  last lines of stderr:");
-                for line in &outcome.stderr_tail {
-                    let _ = writeln!(out, "  | {line}");
+            for (tail, name) in [(&outcome.stdout_tail, "stdout"), (&outcome.stderr_tail, "stderr")] {
+                if !tail.is_empty() {
+                    let _ = writeln!(out, "  last lines of {name}:");
+                    for line in tail {
+                        let _ = writeln!(out, "  | {line}");
+                    }
                 }
             }
         }
@@ -291,6 +293,8 @@ pub(super) fn board_html(rows: &[String], other: &[String], title: &str) -> Stri
             let (class, glyph) = match cell {
                 Some('x') => ("x", "&#9679;"),
                 Some('o') => ("o", "&#9679;"),
+                // A possible move, as the lab's `*`.
+                Some('*') => ("mark", "&#8226;"),
                 Some(_) => ("e", ""),
                 None => ("missing", "?"),
             };
@@ -318,7 +322,7 @@ pre{background:#f6f6f6;padding:.5em;overflow-x:auto}\
 .boards{display:flex;gap:2em}figure{margin:0}figcaption{font-weight:bold;margin-bottom:.3em}\
 table.board{border-collapse:collapse}table.board th{font-weight:normal;color:#777;padding:0 .3em}\
 table.board td{width:1.6em;height:1.6em;text-align:center;background:#2e7d32;border:1px solid #1b4d1e;font-size:1.1em}\
-td.x{color:#000}td.o{color:#fff}td.diff{outline:3px solid #ff1744;outline-offset:-3px}td.missing{background:#999}\
+td.x{color:#000}td.o{color:#fff}td.mark{color:#ffeb3b;font-size:1.8em;line-height:1}td.diff{outline:3px solid #ff1744;outline-offset:-3px}td.missing{background:#999}\
 .diffs li{margin-bottom:.4em}code{white-space:pre-wrap}";
 
 /// What the HTML page shows of one program: its summary and its first failing outcomes.
@@ -328,8 +332,28 @@ pub struct ProgramPage<'a> {
     pub failing: &'a [Outcome],
 }
 
-/// The whole HTML report, one page with no outside resources.
-pub fn html(title: &str, pages: &[ProgramPage], cases: &[Case], judges: &[Judge], limits: &Limits) -> String {
+/// The whole HTML report, one page with no outside resources. Paths under a folder of `relative_to`
+/// (the class folder, as given and resolved) are written relative to it: a page that gets shared
+/// shows no teacher's home.
+pub fn html(
+    title: &str,
+    pages: &[ProgramPage],
+    cases: &[Case],
+    judges: &[Judge],
+    limits: &Limits,
+    relative_to: &[std::path::PathBuf],
+) -> String {
+    let mut page = html_page(title, pages, cases, judges, limits);
+    for folder in relative_to {
+        let prefix = escape(&format!("{}/", folder.display()));
+        if prefix.len() > 1 {
+            page = page.replace(&prefix, "");
+        }
+    }
+    page
+}
+
+fn html_page(title: &str, pages: &[ProgramPage], cases: &[Case], judges: &[Judge], limits: &Limits) -> String {
     let mut out = format!(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title><style>{STYLE}</style></head><body>\n",
         escape(title)
@@ -410,6 +434,22 @@ pub fn html(title: &str, pages: &[ProgramPage], cases: &[Case], judges: &[Judge]
                 .copied()
                 .min()
                 .unwrap_or(page.summary.cases);
+        // What went wrong, most common first: one mistake usually fails many cases alike.
+        let mut kinds: Vec<(&String, &(usize, usize))> = page.summary.kinds.iter().collect();
+        kinds.sort_by_key(|(kind, (count, first))| (std::cmp::Reverse(*count), *first, kind.as_str()));
+        if !kinds.is_empty() {
+            out.push_str("<ul class=\"kinds\">");
+            for (kind, (count, first)) in kinds {
+                let _ = write!(
+                    out,
+                    "<li>{count} case{}: {} (first: {})</li>",
+                    plural(*count),
+                    escape(kind),
+                    escape(&cases[*first].name)
+                );
+            }
+            out.push_str("</ul>\n");
+        }
         if page.failing.is_empty() {
             out.push_str("<p>Every case passed.</p>\n");
         } else if page.failing.len() < not_passed {
@@ -442,6 +482,13 @@ fn outcome_html(outcome: &Outcome, case: &Case, limits: &Limits) -> String {
     }
     if matches!(verdict, Verdict::Timeout | Verdict::Limit | Verdict::Crash) {
         let _ = writeln!(out, "<p>{}</p>", escape(&outcome.ending.describe(limits)));
+        if !outcome.stdout_tail.is_empty() {
+            let _ = writeln!(
+                out,
+                "<p>What it had printed when it was stopped (its last lines):</p><pre>{}</pre>",
+                escape(&outcome.stdout_tail.join("\n"))
+            );
+        }
         if !outcome.stderr_tail.is_empty() {
             let _ = writeln!(out, "<pre>{}</pre>", escape(&outcome.stderr_tail.join("\n")));
         }
@@ -463,12 +510,18 @@ fn outcome_html(outcome: &Outcome, case: &Case, limits: &Limits) -> String {
             let _ = write!(out, "<li>{more} more difference{}</li>", plural(more));
         }
         out.push_str("</ul>\n");
-        if !drawn && let Some((expected, actual)) = judgement.differences.iter().find_map(|d| d.boards.as_ref()) {
+        if !drawn && let Some(shown) = judgement.differences.iter().find(|d| d.boards.is_some()) {
+            let (expected, actual) = shown.boards.as_ref().expect("found with boards");
+            // Which board: the snapshot of the first difference drawn, or the last board.
+            let which = match shown.place.split(',').next() {
+                Some(snapshot) if snapshot.starts_with("snapshot ") => snapshot.to_string(),
+                _ => "the last board".to_string(),
+            };
             let _ = writeln!(
                 out,
-                "<div class=\"boards\">{}{}</div>",
-                board_html(expected, actual, "expected"),
-                board_html(actual, expected, "actual")
+                "<div class=\"boards\">{}{}</div><p class=\"legend\">&#8226; a possible move as each lists it; a square ringed in red differs.</p>",
+                board_html(expected, actual, &format!("expected, {which}")),
+                board_html(actual, expected, &format!("actual, {which}"))
             );
             drawn = true;
         }

@@ -562,6 +562,12 @@ impl Run {
         last_lines(&self.stderr, count)
     }
 
+    /// The last `count` lines of stdout, shown as `stderr_tail` is: what a program that was stopped
+    /// had printed.
+    pub fn stdout_tail(&self, count: usize) -> Vec<String> {
+        last_lines(&self.stdout, count)
+    }
+
     /// The time the limit is judged on: CPU time in a sandbox with a CPU-time limit, else wall time.
     pub fn time(&self, limits: &Limits) -> Duration {
         match (limits.effective_timing(), self.cpu) {

@@ -186,7 +186,7 @@ fn bad_games_and_positions_are_named_and_refused() {
         (
             &["analyze", "no-such-game.txt"],
             2,
-            "not a board of 64 characters, a transcript such as f5d6c3, or a file",
+            "not a board of 64 characters, a transcript such as f5d6c3 or 1934_41, or a file",
         ),
         (
             &["analyze", "f5d6", "--svg", "/nonexistent-folder/x.svg"],

@@ -931,3 +931,85 @@ fn a_script_that_is_not_there_is_refused_before_any_case_runs() {
         );
     }
 }
+
+/// The HTML report hid the most common error: a wrong possible-moves list drew two identical
+/// boards, a timed-out program's output was not shown, and every case stood alone. A class of
+/// four written from scratch (right, no diagonals, crashing on A1 names, looping after a word):
+/// the boards carry each side's possible-move marks with the differing ones ringed and the
+/// snapshot named, the failures are grouped, the looper's last words are shown, and no path of
+/// the teacher's is in the page. Rendered in Chromium.
+#[test]
+fn the_html_report_shows_what_went_wrong_most_often() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = dir.path().join("class");
+    std::fs::create_dir(&class).unwrap();
+    let source = std::fs::read_to_string(reference()).unwrap();
+    std::fs::write(class.join("right.py"), &source).unwrap();
+    let no_diagonals = source.replace(
+        "DIRS = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)]",
+        "DIRS = [(-1, 0), (0, -1), (0, 1), (1, 0)]",
+    );
+    assert_ne!(no_diagonals, source);
+    std::fs::write(class.join("nodiag.py"), no_diagonals).unwrap();
+    let a1 = "seq.append((int(arg[1]) - 1) * 8 + \"abcdefgh\".index(arg[0].lower()))";
+    assert!(source.contains(a1));
+    std::fs::write(class.join("a1crash.py"), source.replace(a1, "seq.append(int(arg))")).unwrap();
+    std::fs::write(
+        class.join("loop.py"),
+        "print('thinking', flush=True)\nwhile True:\n    pass\n",
+    )
+    .unwrap();
+    let cases = common::lab_cases(dir.path(), 12, 3);
+    let page = dir.path().join("report.html");
+    let output = common::othello(["grade"])
+        .arg(&cases)
+        .arg("--class")
+        .arg(&class)
+        .args(["--run", "python3 {}", "--timeout", "1", "--html"])
+        .arg(&page)
+        .timeout(std::time::Duration::from_secs(300))
+        .output()
+        .unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        !html.contains(&dir.path().display().to_string()),
+        "a teacher's path in the page"
+    );
+    assert!(html.contains("<code>python3 nodiag.py</code>"), "{html}");
+    let dom = common::rendered(&page);
+    let section = |name: &str| {
+        let start = dom
+            .find(&format!(">{name}</h2>"))
+            .unwrap_or_else(|| panic!("no {name} in {dom}"));
+        let end = dom[start..].find("<h2").map_or(dom.len(), |end| start + end);
+        dom[start..end].to_string()
+    };
+    let nodiag = section("nodiag");
+    assert!(
+        nodiag.contains(": wrong part E, the possible moves (first: "),
+        "{nodiag}"
+    );
+    assert!(
+        nodiag.contains("expected, snapshot ") && nodiag.contains("actual, snapshot "),
+        "{nodiag}"
+    );
+    // A possible move the reference lists and the student does not: marked and ringed.
+    assert!(nodiag.contains("<td class=\"mark diff\">"), "{nodiag}");
+    let a1crash = section("a1crash");
+    assert!(a1crash.contains("cases: ValueError at line "), "{a1crash}");
+    let looper = section("loop");
+    assert!(
+        looper.contains("3 cases: a time-out") && looper.contains("cases: not run"),
+        "{looper}"
+    );
+    assert!(
+        looper.contains("What it had printed when it was stopped") && looper.contains("thinking"),
+        "{looper}"
+    );
+}

@@ -709,29 +709,6 @@ fn gradebook_cells_never_start_a_formula() {
     }
 }
 
-/// The DOM of a page after its scripts ran, from headless Chromium (which `.ci/run` installs).
-fn rendered(page: &Path) -> String {
-    let profile = tempfile::tempdir().unwrap();
-    let output = common::dies_with_test(std::process::Command::new("chromium"))
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--virtual-time-budget=2000",
-            "--dump-dom",
-        ])
-        .arg(format!("--user-data-dir={}", profile.path().display()))
-        .arg(format!("file://{}", page.display()))
-        .output()
-        .expect("chromium runs the page tests (.ci/run installs Debian's chromium)");
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
 /// A player named `<!--<script>.py` emptied the replay page (none of its games listed): the
 /// page's data holds no `<`, `>` or `&`, and the page lists every game with the name as text.
 #[test]
@@ -747,7 +724,7 @@ fn a_player_named_like_markup_leaves_the_replay_page_whole() {
         .arg(&page)
         .assert()
         .success();
-    let dom = rendered(&page);
+    let dom = common::rendered(&page);
     assert_eq!(dom.matches("<option").count(), 3, "every game is listed: {dom}");
     assert!(
         dom.contains("&lt;!--&lt;script&gt;"),
@@ -1159,7 +1136,7 @@ fn markup_in_names_stays_text_in_every_html_report() {
             .success();
     }
     for page in &pages {
-        let dom = rendered(page);
+        let dom = common::rendered(page);
         assert!(!dom.contains("<img"), "{}: {dom}", page.display());
         assert!(
             !dom.contains("<title>PWNED") && !dom.contains("<script>document"),

@@ -173,3 +173,26 @@ def first_legal(board, token):
                 if n and 0 <= rr < 8 and 0 <= cc < 8 and board[rr * 8 + cc] == token:
                     return sq
 "#;
+
+/// The DOM of a page after its scripts ran, from headless Chromium (which `.ci/run` installs).
+pub fn rendered(page: &std::path::Path) -> String {
+    let profile = tempfile::tempdir().unwrap();
+    let output = dies_with_test(std::process::Command::new("chromium"))
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--virtual-time-budget=2000",
+            "--dump-dom",
+        ])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .arg(format!("file://{}", page.display()))
+        .output()
+        .expect("chromium runs the page tests (.ci/run installs Debian's chromium)");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
