@@ -375,6 +375,8 @@ struct Outputs {
     summary_lines: Vec<String>,
     /// What each case is worth (--points).
     points: Vec<f64>,
+    /// When the grading started, for the JUnit suites' `timestamp`.
+    started: std::time::SystemTime,
 }
 
 impl Outputs {
@@ -408,6 +410,7 @@ impl Outputs {
             marks: (args.gradescope.is_some() || args.junit.is_some()).then(Vec::new),
             summary_lines: Vec::new(),
             points,
+            started: std::time::SystemTime::now(),
         })
     }
 
@@ -457,7 +460,11 @@ impl Outputs {
             gradescope.finish(&json::Gradescope::new(line, program_marks, cases, &self.points).text())?;
         }
         if let Some(junit) = self.junit {
-            junit.finish(&junit::report(programs, &marks, cases))?;
+            let host = junit::Host {
+                started: self.started,
+                hostname: junit::hostname(),
+            };
+            junit.finish(&junit::report(programs, &marks, cases, &host))?;
         }
         if let Some(csv) = self.csv {
             csv.finish(&report::csv(programs, summaries, &settings.judges, &settings.limits))?;

@@ -6,8 +6,24 @@ use super::grade::{Case, Program, Verdict};
 use super::marks::CaseMark;
 use super::report::escape;
 
+/// Where and when the report was made, as Ant's format gives every suite.
+pub struct Host {
+    pub started: std::time::SystemTime,
+    /// The machine's name (`localhost` where none can be read).
+    pub hostname: String,
+}
+
+/// This machine's name, as a token (Ant's schema: no spaces, not empty).
+pub fn hostname() -> String {
+    let name = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default();
+    let name: String = name.trim().chars().filter(|c| !c.is_whitespace()).collect();
+    if name.is_empty() { "localhost".to_string() } else { name }
+}
+
 /// The whole report, one suite per program.
-pub fn report(programs: &[Program], marks: &[Vec<CaseMark>], cases: &[Case]) -> String {
+pub fn report(programs: &[Program], marks: &[Vec<CaseMark>], cases: &[Case], host: &Host) -> String {
+    // Ant's timestamp: a date and time without fractions or zone (UTC here).
+    let timestamp: String = crate::log::rfc3339(host.started).chars().take(19).collect();
     let count = |verdicts: &[Verdict], mark: &[CaseMark]| mark.iter().filter(|m| verdicts.contains(&m.verdict)).count();
     let all: Vec<&CaseMark> = marks.iter().flatten().collect();
     let failures: usize = marks.iter().map(|m| count(&[Verdict::Fail], m)).sum();
@@ -24,8 +40,9 @@ pub fn report(programs: &[Program], marks: &[Vec<CaseMark>], cases: &[Case]) -> 
     for (program, marks) in programs.iter().zip(marks) {
         let time: f64 = marks.iter().map(|m| m.seconds).sum();
         out += &format!(
-            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{time:.3}\">\n",
+            "  <testsuite name=\"{}\" timestamp=\"{timestamp}\" hostname=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{time:.3}\">\n",
             escape(&program.name),
+            escape(&host.hostname),
             marks.len(),
             count(&[Verdict::Fail], marks),
             count(&[Verdict::Timeout, Verdict::Crash, Verdict::Limit], marks),
@@ -61,6 +78,13 @@ pub fn report(programs: &[Program], marks: &[Vec<CaseMark>], cases: &[Case]) -> 
                 }
             }
         }
+        // What the stopped runs had printed last, case by case (Ant's place for a suite's stdout).
+        let printed: String = marks
+            .iter()
+            .filter(|m| !m.stdout_tail.is_empty())
+            .map(|m| format!("{}:\n{}\n", cases[m.case].name, m.stdout_tail.join("\n")))
+            .collect();
+        out += &format!("    <system-out>{}</system-out>\n", escape(&printed));
         out += "  </testsuite>\n";
     }
     out += "</testsuites>\n";

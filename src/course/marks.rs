@@ -21,6 +21,8 @@ pub struct CaseMark {
     pub seconds: f64,
     /// What went wrong, as the report for people says it (cut at 4 KiB); empty for a pass.
     pub detail: String,
+    /// The last lines of stdout of a run that was stopped (a time-out, a limit).
+    pub stdout_tail: Vec<String>,
 }
 
 impl CaseMark {
@@ -51,6 +53,7 @@ impl CaseMark {
             earned,
             seconds: outcome.seconds,
             detail,
+            stdout_tail: outcome.stdout_tail.clone(),
         }
     }
 }

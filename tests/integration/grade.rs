@@ -644,6 +644,14 @@ fn gradescope_and_junit_reports_score_every_case_and_parse() {
         (root.attribute("tests"), root.attribute("failures")),
         (Some("3"), Some("0"))
     );
+    // Ant's format gives every suite when (a date and time, no zone) and where it ran.
+    let shape = regex::Regex::new(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$").unwrap();
+    for suite in root.children().filter(|n| n.has_tag_name("testsuite")) {
+        let timestamp = suite.attribute("timestamp").expect("a timestamp");
+        assert!(shape.is_match(timestamp), "{timestamp}");
+        let host = suite.attribute("hostname").expect("a hostname");
+        assert!(!host.is_empty() && !host.contains(char::is_whitespace), "{host:?}");
+    }
 
     let output = run(&["sh", "-c", "echo '<nope & \"more\">'"]);
     assert_eq!(output.status.code(), Some(1));
@@ -967,6 +975,8 @@ fn the_html_report_shows_what_went_wrong_most_often() {
         .arg(&class)
         .args(["--run", "python3 {}", "--timeout", "1", "--html"])
         .arg(&page)
+        .arg("--junit")
+        .arg(dir.path().join("junit.xml"))
         .timeout(std::time::Duration::from_secs(300))
         .output()
         .unwrap();
@@ -1012,4 +1022,14 @@ fn the_html_report_shows_what_went_wrong_most_often() {
         looper.contains("What it had printed when it was stopped") && looper.contains("thinking"),
         "{looper}"
     );
+    // JUnit has it too, in the looper's suite.
+    let xml = std::fs::read_to_string(dir.path().join("junit.xml")).unwrap();
+    let document = roxmltree::Document::parse(&xml).unwrap();
+    let suite = document
+        .root_element()
+        .children()
+        .find(|n| n.attribute("name") == Some("loop"))
+        .unwrap();
+    let out = suite.children().find(|n| n.has_tag_name("system-out")).unwrap();
+    assert!(out.text().unwrap_or("").starts_with("case-001:\nthinking\n"), "{xml}");
 }
