@@ -787,6 +787,8 @@ pub struct Gradescope {
     pub execution_time: f64,
     /// The program's summary line, shown above the tests.
     pub output: String,
+    /// How Gradescope shows `output`: as plain text (the report escapes what a program printed).
+    pub output_format: &'static str,
     pub visibility: &'static str,
     pub stdout_visibility: &'static str,
     pub tests: Vec<GradescopeTest>,
@@ -802,17 +804,23 @@ pub struct GradescopeTest {
     pub number: String,
     /// What went wrong, as the report for people says it.
     pub output: String,
+    pub output_format: &'static str,
     pub visibility: &'static str,
 }
 
 impl Gradescope {
     /// One program's results, `points[i]` the worth of case `i`.
-    pub fn new(summary_line: String, marks: &[CaseMark], cases: &[Case], points: &[f64]) -> Gradescope {
+    pub fn new(
+        summary_line: String,
+        marks: &[CaseMark],
+        cases: &[Case],
+        points: &[crate::course::marks::Worth],
+    ) -> Gradescope {
         let tests: Vec<GradescopeTest> = marks
             .iter()
             .map(|mark| GradescopeTest {
-                score: round(points[mark.case] * mark.earned),
-                max_score: points[mark.case],
+                score: round(points[mark.case].points * mark.earned),
+                max_score: points[mark.case].points,
                 status: if mark.verdict == grade::Verdict::Pass {
                     "passed"
                 } else {
@@ -821,13 +829,15 @@ impl Gradescope {
                 name: cases[mark.case].name.clone(),
                 number: (mark.case + 1).to_string(),
                 output: mark.detail.clone(),
-                visibility: "visible",
+                output_format: "text",
+                visibility: points[mark.case].visibility,
             })
             .collect();
         Gradescope {
             score: round(tests.iter().map(|t| t.score).sum()),
             execution_time: marks.iter().map(|m| m.seconds).sum(),
             output: summary_line,
+            output_format: "text",
             visibility: "visible",
             stdout_visibility: "visible",
             tests,

@@ -83,8 +83,10 @@ pub struct GradeArgs {
     /// Write JUnit XML (CI systems, LMS plug-ins): a test suite per program, a test case per case
     #[arg(long, value_name = "FILE")]
     junit: Option<PathBuf>,
-    /// What a case is worth in --gradescope: N points each, or a file of `NAME POINTS` lines (cases
-    /// it does not name are worth 1); with the lab5 judge a case earns its share of Lab 5's marks
+    /// What a case is worth in --gradescope: N points each, or a file of `NAME POINTS [VISIBILITY]`
+    /// lines (cases it does not name are worth 1; VISIBILITY is Gradescope's: visible, hidden,
+    /// after_due_date or after_published, default visible); with the lab5 judge a case earns its
+    /// share of Lab 5's marks
     #[arg(long, value_name = "N|FILE", default_value = "1")]
     points: String,
     /// The name of a single program in reports (default: its command line)
@@ -373,14 +375,14 @@ struct Outputs {
     marks: Option<Vec<Vec<marks::CaseMark>>>,
     /// Each program's summary line, as the report for people ends its section.
     summary_lines: Vec<String>,
-    /// What each case is worth (--points).
-    points: Vec<f64>,
+    /// What each case is worth (--points), and who sees it.
+    points: Vec<marks::Worth>,
     /// When the grading started, for the JUnit suites' `timestamp`.
     started: std::time::SystemTime,
 }
 
 impl Outputs {
-    fn open(args: &GradeArgs, points: Vec<f64>) -> Result<Outputs> {
+    fn open(args: &GradeArgs, points: Vec<marks::Worth>) -> Result<Outputs> {
         let to_stdout: Vec<&str> = [("--json", &args.json), ("--csv", &args.csv)]
             .into_iter()
             .filter(|(_, path)| path.as_deref().is_some_and(is_stdout))

@@ -58,20 +58,36 @@ impl CaseMark {
     }
 }
 
-/// Points per case, in the cases' order, from `--points`: a number for every case, or a file of
-/// `NAME POINTS` lines (`#` starts a comment) where cases it does not name are worth 1.
-pub fn points(spec: &str, cases: &[Case]) -> Result<Vec<f64>, String> {
+/// What a case is worth in a scoring report, and who sees it (Gradescope's test visibility).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Worth {
+    pub points: f64,
+    /// `visible`, `hidden`, `after_due_date` or `after_published`.
+    pub visibility: &'static str,
+}
+
+/// Gradescope's visibilities of a test.
+pub const VISIBILITIES: [&str; 4] = ["visible", "hidden", "after_due_date", "after_published"];
+
+/// Each case's worth, in the cases' order, from `--points`: a number for every case, or a file of
+/// `NAME POINTS [VISIBILITY]` lines (`#` starts a comment) where cases it does not name are worth 1,
+/// visible.
+pub fn points(spec: &str, cases: &[Case]) -> Result<Vec<Worth>, String> {
+    let worth = |points| Worth {
+        points,
+        visibility: "visible",
+    };
     if let Ok(each) = spec.parse::<f64>() {
         if !(each.is_finite() && each > 0.0 && each <= 1e6) {
             return Err(format!(
                 "bad --points {spec}: expected points from more than 0 to 1000000, or a file"
             ));
         }
-        return Ok(vec![each; cases.len()]);
+        return Ok(vec![worth(each); cases.len()]);
     }
     let text = crate::files::read_text(Path::new(spec)).map_err(|e| format!("bad --points {spec}: {e}"))?;
     let index: BTreeMap<&str, usize> = cases.iter().enumerate().map(|(i, c)| (c.name.as_str(), i)).collect();
-    let mut points = vec![1.0; cases.len()];
+    let mut points = vec![worth(1.0); cases.len()];
     for (number, line) in text.lines().enumerate() {
         let line = line.split('#').next().unwrap_or_default().trim();
         if line.is_empty() {
@@ -84,7 +100,24 @@ pub fn points(spec: &str, cases: &[Case]) -> Result<Vec<f64>, String> {
         let &case = index
             .get(name)
             .ok_or_else(|| format!("{}: no case named {name:?} in the cases folder", where_()))?;
-        points[case] = value
+        let mut words = value.split_whitespace();
+        let (value, visibility) = (words.next().unwrap_or(""), words.next());
+        if let Some(extra) = words.next() {
+            return Err(format!(
+                "{}: {extra:?} after the visibility: expected `NAME POINTS [VISIBILITY]`",
+                where_()
+            ));
+        }
+        if let Some(visibility) = visibility {
+            points[case].visibility = VISIBILITIES.iter().find(|v| **v == visibility).ok_or_else(|| {
+                format!(
+                    "{}: bad visibility {visibility:?}: expected {}",
+                    where_(),
+                    VISIBILITIES.join(", ")
+                )
+            })?;
+        }
+        points[case].points = value
             .trim()
             .parse::<f64>()
             .ok()

@@ -605,7 +605,11 @@ fn gradescope_and_junit_reports_score_every_case_and_parse() {
     let dir = tempfile::tempdir().unwrap();
     let cases = common::lab_cases(dir.path(), 3, 5);
     let points = dir.path().join("points.txt");
-    std::fs::write(&points, "# the first case is worth most\ncase-001 3\ncase-002 0.5\n").unwrap();
+    std::fs::write(
+        &points,
+        "# the first case is worth most\ncase-001 3\ncase-002 0.5 after_due_date\n",
+    )
+    .unwrap();
     let (gradescope, junit) = (dir.path().join("results.json"), dir.path().join("junit.xml"));
     let run = |program: &[&str]| {
         common::othello(["grade", cases.to_str().unwrap(), "--judge", "strict", "--timeout", "1"])
@@ -631,6 +635,11 @@ fn gradescope_and_junit_reports_score_every_case_and_parse() {
     assert_eq!(tests[0]["name"], "case-001");
     assert_eq!(tests[0]["max_score"], 3.0);
     assert_eq!(tests[1]["max_score"], 0.5);
+    // Each test's visibility from the points file (visible where it names none), and plain text.
+    let visibility: Vec<&Value> = tests.iter().map(|t| &t["visibility"]).collect();
+    assert_eq!(visibility, ["visible", "after_due_date", "visible"]);
+    assert_eq!(results["output_format"], "text");
+    assert!(tests.iter().all(|t| t["output_format"] == "text"));
     assert!(
         tests
             .iter()
@@ -689,6 +698,10 @@ fn points_that_cannot_be_are_refused_before_any_case_runs() {
         ("case-009 2\n", "no case named \"case-009\""),
         ("case-001 lots\n", "bad points \"lots\""),
         ("case-001\n", "expected `NAME POINTS`"),
+        (
+            "case-001 2 secret\n",
+            "bad visibility \"secret\": expected visible, hidden, after_due_date, after_published",
+        ),
     ] {
         std::fs::write(&points, text).unwrap();
         common::othello([
