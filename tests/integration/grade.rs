@@ -796,13 +796,7 @@ fn a_looping_student_stops_after_three_time_outs_in_a_row() {
             read(&html),
         )
     };
-    let verdicts = |objects: &[Value], program: &str| -> Vec<String> {
-        objects
-            .iter()
-            .filter(|o| o["type"] == "case" && o["program"] == program)
-            .map(|o| o["verdict"].as_str().unwrap().to_string())
-            .collect()
-    };
+    let verdicts = common::verdicts;
     let (text, objects, csv, junit, html) = grade(&[]);
     assert_eq!(verdicts(&objects, "honest"), ["pass"; 7], "{text}");
     let mut expected = vec!["timeout"; 3];

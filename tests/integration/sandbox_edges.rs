@@ -244,15 +244,6 @@ fn grade_class(dir: &Path, class: &Path, cases: &Path, extra: &[&str]) -> (i32, 
     (output.status.code().unwrap_or(-1), stdout, objects, all)
 }
 
-/// Each program's verdicts (the first judge's), case by case.
-fn verdicts(objects: &[Value], program: &str) -> Vec<String> {
-    objects
-        .iter()
-        .filter(|o| o["type"] == "case" && o["program"] == program)
-        .map(|o| o["verdict"].as_str().unwrap().to_string())
-        .collect()
-}
-
 /// A class entry that was a link to a file outside the class folder was copied for the student,
 /// and Python's traceback put its first line in every report: it is refused, named, and its
 /// target never read.
@@ -264,8 +255,8 @@ fn a_class_entry_linked_to_outside_the_class_is_refused_and_never_read() {
     let cases = common::lab_cases(dir.path(), 2, 5);
     let (status, stdout, objects, all) = grade_class(dir.path(), &class, &cases, &[]);
     assert_eq!(status, 1, "{stdout}");
-    assert_eq!(verdicts(&objects, "honest"), ["pass"; 2], "{stdout}");
-    assert_eq!(verdicts(&objects, "thief"), ["crash"; 2], "{stdout}");
+    assert_eq!(common::verdicts(&objects, "honest"), ["pass"; 2], "{stdout}");
+    assert_eq!(common::verdicts(&objects, "thief"), ["crash"; 2], "{stdout}");
     assert!(!all.contains("TEACHER-SECRET"), "the secret reached a report: {all}");
     assert!(
         stdout.contains("thief.py is a link to") && stdout.contains("outside the class folder"),
@@ -318,8 +309,8 @@ fn a_root_grader_copies_an_entry_with_its_owners_rights() {
     let (status, stdout, objects, all) = grade_class(dir.path(), &class, &cases, &[]);
     assert!(!all.contains("TEACHER-SECRET"), "the secret reached a report: {all}");
     assert_eq!(status, 1, "{all}");
-    assert_eq!(verdicts(&objects, "honest"), ["pass"; 2], "{all}");
-    assert_eq!(verdicts(&objects, "linker"), ["crash"; 2], "{all}");
+    assert_eq!(common::verdicts(&objects, "honest"), ["pass"; 2], "{all}");
+    assert_eq!(common::verdicts(&objects, "linker"), ["crash"; 2], "{all}");
     assert!(stdout.contains("Permission denied"), "{stdout}");
 }
 
@@ -339,8 +330,8 @@ fn a_class_member_too_large_to_copy_is_refused_alone() {
     let cases = common::lab_cases(dir.path(), 2, 5);
     let (status, stdout, objects, all) = grade_class(dir.path(), &class, &cases, &[]);
     assert_eq!(status, 1, "{all}");
-    assert_eq!(verdicts(&objects, "honest"), ["pass"; 2], "{all}");
-    assert_eq!(verdicts(&objects, "hoarder"), ["crash"; 2], "{all}");
+    assert_eq!(common::verdicts(&objects, "honest"), ["pass"; 2], "{all}");
+    assert_eq!(common::verdicts(&objects, "hoarder"), ["crash"; 2], "{all}");
     assert!(stdout.contains("too large to copy"), "{stdout}");
 }
 
@@ -408,9 +399,9 @@ fn entries_swapped_for_links_during_the_copies_give_nothing() {
         assert!(swaps > 1000, "swapped only {swaps} times: {all}");
     }
     assert_eq!(status, 1, "{all}");
-    assert_eq!(verdicts(&objects, "honest"), ["pass"; 40], "{stdout}");
-    assert_eq!(verdicts(&objects, "racer").len(), 40);
-    assert_eq!(verdicts(&objects, "leak").len(), 40);
+    assert_eq!(common::verdicts(&objects, "honest"), ["pass"; 40], "{stdout}");
+    assert_eq!(common::verdicts(&objects, "racer").len(), 40);
+    assert_eq!(common::verdicts(&objects, "leak").len(), 40);
     assert!(!all.contains("TEACHER-SECRET"), "the teacher's file reached a student");
 }
 
@@ -613,7 +604,7 @@ fn students_text_reaches_the_terminal_escaped_in_every_report() {
     let cases = common::lab_cases(dir.path(), 2, 5);
     let (status, stdout, objects, _) = grade_class(dir.path(), &class, &cases, &["--show", "5"]);
     assert_eq!(status, 1, "{stdout}");
-    assert_eq!(verdicts(&objects, "honest"), ["pass"; 2], "{stdout}");
+    assert_eq!(common::verdicts(&objects, "honest"), ["pass"; 2], "{stdout}");
     assert_eq!(unsafe_for_a_terminal(&stdout), None, "grade: {stdout}");
     assert!(
         stdout.contains("\\x1b]0;pwned\\x07"),
@@ -683,7 +674,7 @@ fn gradebook_cells_never_start_a_formula() {
     let cases = common::lab_cases(dir.path(), 1, 5);
     let (status, stdout, objects, _) = grade_class(dir.path(), &class, &cases, &[]);
     assert_eq!(status, 0, "{stdout}");
-    assert_eq!(verdicts(&objects, "honest"), ["pass"]);
+    assert_eq!(common::verdicts(&objects, "honest"), ["pass"]);
     let mut books = vec![std::fs::read_to_string(dir.path().join("grades.csv")).unwrap()];
     for (command, count) in [("lab4", "--games"), ("tournament", "--rounds")] {
         let output = common::othello([command, "--class"])
@@ -838,8 +829,8 @@ fn a_name_that_is_not_utf8_is_graded_like_any_other() {
     let cases = common::lab_cases(dir.path(), 2, 5);
     let (status, stdout, objects, _) = grade_class(dir.path(), &class, &cases, &[]);
     assert_eq!(status, 0, "{stdout}");
-    assert_eq!(verdicts(&objects, "ascii"), ["pass"; 2], "{stdout}");
-    assert_eq!(verdicts(&objects, "Jos\\xe9"), ["pass"; 2], "{stdout}");
+    assert_eq!(common::verdicts(&objects, "ascii"), ["pass"; 2], "{stdout}");
+    assert_eq!(common::verdicts(&objects, "Jos\\xe9"), ["pass"; 2], "{stdout}");
     for form in ["quickmove", "strategy"] {
         let source = if form == "quickmove" {
             player.clone()
@@ -935,8 +926,8 @@ fn a_folder_a_pth_file_puts_on_the_module_path_is_not_shown() {
     );
     let text = std::fs::read_to_string(&json).unwrap();
     let objects = json_lines(text.as_bytes());
-    assert_eq!(verdicts(&objects, "honest"), ["pass"; 2], "{stdout}{stderr}");
-    assert_eq!(verdicts(&objects, "cheat"), ["crash"; 2], "{stdout}");
+    assert_eq!(common::verdicts(&objects, "honest"), ["pass"; 2], "{stdout}{stderr}");
+    assert_eq!(common::verdicts(&objects, "cheat"), ["crash"; 2], "{stdout}");
     assert!(
         !format!("{stdout}{text}").contains("ANSWER-KEY"),
         "the answer key reached a student"
@@ -956,7 +947,7 @@ fn graded_beside_honest(name: &str, source: &str, extra: &[&str]) -> (i32, Strin
     std::fs::write(class.join(format!("{name}.py")), source).unwrap();
     let cases = common::lab_cases(dir.path(), 2, 5);
     let (status, stdout, objects, _) = grade_class(dir.path(), &class, &cases, extra);
-    assert_eq!(verdicts(&objects, "honest"), ["pass"; 2], "{stdout}");
+    assert_eq!(common::verdicts(&objects, "honest"), ["pass"; 2], "{stdout}");
     let hostile = objects
         .into_iter()
         .filter(|o| o["type"] == "case" && o["program"] == name)
@@ -1125,7 +1116,7 @@ fn markup_in_names_stays_text_in_every_html_report() {
         dir.path().join("tournament.html"),
     ];
     let (_, stdout, objects, _) = grade_class(dir.path(), &class, &cases, &["--html", pages[0].to_str().unwrap()]);
-    assert_eq!(verdicts(&objects, "honest"), ["pass"], "{stdout}");
+    assert_eq!(common::verdicts(&objects, "honest"), ["pass"], "{stdout}");
     for (command, count, page) in [("lab4", "--games", &pages[1]), ("tournament", "--rounds", &pages[2])] {
         common::othello([command, "--class"])
             .arg(&players)

@@ -196,3 +196,12 @@ pub fn rendered(page: &std::path::Path) -> String {
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
+
+/// The verdicts `grade --json` gave one program, case by case (one judge's objects).
+pub fn verdicts(objects: &[serde_json::Value], program: &str) -> Vec<String> {
+    objects
+        .iter()
+        .filter(|o| o["type"] == "case" && o["program"] == program)
+        .map(|o| o["verdict"].as_str().unwrap().to_string())
+        .collect()
+}
