@@ -80,7 +80,7 @@ pub struct GradeArgs {
     /// wrong (one program: Gradescope grades one submission at a time)
     #[arg(long, value_name = "FILE", conflicts_with = "class")]
     gradescope: Option<PathBuf>,
-    /// Write JUnit XML (CI systems, LMS plug-ins): a test suite per program, a test case per case
+    /// Write JUnit XML in Ant's form (CI systems, LMS plug-ins): a test suite per program, a test case per case
     #[arg(long, value_name = "FILE")]
     junit: Option<PathBuf>,
     /// What a case is worth in --gradescope: N points each, or a file of `NAME POINTS [VISIBILITY]`
@@ -161,7 +161,7 @@ pub fn run(args: GradeArgs) -> Result<()> {
         max_timeouts: args.max_timeouts,
     };
     outputs.text(&format!(
-        "grading {} program{} on {} case{} of {} (judge{} {}; {} s{} a case; {} at a time)\nruns: {}\n",
+        "grading {} program{} on {} case{} of {} (judge{} {}; {} a case; {} at a time)\nruns: {}\n",
         programs.len(),
         if programs.len() == 1 { "" } else { "s" },
         cases.len(),
@@ -169,12 +169,7 @@ pub fn run(args: GradeArgs) -> Result<()> {
         args.cases.display(),
         if judges.len() == 1 { "" } else { "s" },
         judges.iter().map(|j| j.name()).collect::<Vec<_>>().join(", "),
-        limits.time.as_secs_f64(),
-        if limits.effective_timing() == Timing::Cpu {
-            " of CPU time"
-        } else {
-            ""
-        },
+        limits.describe_time(),
         settings.jobs,
         isolation.describe()
     ))?;
@@ -462,11 +457,19 @@ impl Outputs {
             gradescope.finish(&json::Gradescope::new(line, program_marks, cases, &self.points).text())?;
         }
         if let Some(junit) = self.junit {
-            let host = junit::Host {
+            let context = junit::Context {
                 started: self.started,
                 hostname: junit::hostname(),
+                properties: vec![
+                    (
+                        "judges".into(),
+                        settings.judges.iter().map(|j| j.name()).collect::<Vec<_>>().join(","),
+                    ),
+                    ("time-limit".into(), settings.limits.describe_time()),
+                    ("isolation".into(), settings.limits.isolation.describe()),
+                ],
             };
-            junit.finish(&junit::report(programs, &marks, cases, &host))?;
+            junit.finish(&junit::report(programs, &marks, cases, &context))?;
         }
         if let Some(csv) = self.csv {
             csv.finish(&report::csv(programs, summaries, &settings.judges, &settings.limits))?;

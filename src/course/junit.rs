@@ -1,16 +1,19 @@
-//! JUnit XML, the test report CI systems and LMS plug-ins read: a test suite per program, a test
-//! case per case, its failure (a wrong output) or error (a time-out, a crash, a limit) with the
+//! JUnit XML, the test report CI systems and LMS plug-ins read, in Apache Ant's aggregated form (what
+//! its `junitreport` task writes, and docs/schemas/junit.xsd describes): a test suite per program, a
+//! test case per case, its failure (a wrong output) or error (a time-out, a crash, a limit) with the
 //! report for people inside.
 
 use super::grade::{Case, Program, Verdict};
 use super::marks::CaseMark;
 use super::report::escape;
 
-/// Where and when the report was made, as Ant's format gives every suite.
-pub struct Host {
+/// When, where and how the report was made, as Ant's format gives every suite.
+pub struct Context {
     pub started: std::time::SystemTime,
     /// The machine's name (`localhost` where none can be read).
     pub hostname: String,
+    /// The grading settings, as the suite's `properties` (name, value).
+    pub properties: Vec<(String, String)>,
 }
 
 /// This machine's name, as a token (Ant's schema: no spaces, not empty).
@@ -20,34 +23,52 @@ pub fn hostname() -> String {
     if name.is_empty() { "localhost".to_string() } else { name }
 }
 
-/// The whole report, one suite per program.
-pub fn report(programs: &[Program], marks: &[Vec<CaseMark>], cases: &[Case], host: &Host) -> String {
-    // Ant's timestamp: a date and time without fractions or zone (UTC here).
-    let timestamp: String = crate::log::rfc3339(host.started).chars().take(19).collect();
-    let count = |verdicts: &[Verdict], mark: &[CaseMark]| mark.iter().filter(|m| verdicts.contains(&m.verdict)).count();
-    let all: Vec<&CaseMark> = marks.iter().flatten().collect();
-    let failures: usize = marks.iter().map(|m| count(&[Verdict::Fail], m)).sum();
-    let errors: usize = marks
+/// The element a case's verdict is written as, if any (a pass is an empty test case).
+fn element(verdict: Verdict) -> Option<&'static str> {
+    match verdict {
+        Verdict::Pass => None,
+        Verdict::Fail => Some("failure"),
+        Verdict::NotRun => Some("skipped"),
+        Verdict::Timeout | Verdict::Crash | Verdict::Limit => Some("error"),
+    }
+}
+
+/// Each case's lines under its name, for a suite's `system-out` or `system-err`.
+fn by_case(marks: &[CaseMark], cases: &[Case], lines: impl Fn(&CaseMark) -> &[String]) -> String {
+    marks
         .iter()
-        .map(|m| count(&[Verdict::Timeout, Verdict::Crash, Verdict::Limit], m))
-        .sum();
-    let time: f64 = all.iter().map(|m| m.seconds).sum();
-    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    out += &format!(
-        "<testsuites name=\"othello grade\" tests=\"{}\" failures=\"{failures}\" errors=\"{errors}\" time=\"{time:.3}\">\n",
-        all.len()
-    );
-    for (program, marks) in programs.iter().zip(marks) {
+        .filter(|m| !lines(m).is_empty())
+        .map(|m| format!("{}:\n{}\n", cases[m.case].name, lines(m).join("\n")))
+        .collect()
+}
+
+/// The whole report: `testsuites` (Ant's aggregate has no attributes of its own), one suite per
+/// program numbered from 0.
+pub fn report(programs: &[Program], marks: &[Vec<CaseMark>], cases: &[Case], context: &Context) -> String {
+    // Ant's timestamp: a date and time without fractions or zone (UTC here).
+    let timestamp: String = crate::log::rfc3339(context.started).chars().take(19).collect();
+    let count = |marks: &[CaseMark], name: &str| marks.iter().filter(|m| element(m.verdict) == Some(name)).count();
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n");
+    for (id, (program, marks)) in programs.iter().zip(marks).enumerate() {
         let time: f64 = marks.iter().map(|m| m.seconds).sum();
         out += &format!(
-            "  <testsuite name=\"{}\" timestamp=\"{timestamp}\" hostname=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{time:.3}\">\n",
+            "  <testsuite package=\"othello.grade\" id=\"{id}\" name=\"{}\" timestamp=\"{timestamp}\" hostname=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{time:.3}\">\n",
             escape(&program.name),
-            escape(&host.hostname),
+            escape(&context.hostname),
             marks.len(),
-            count(&[Verdict::Fail], marks),
-            count(&[Verdict::Timeout, Verdict::Crash, Verdict::Limit], marks),
-            count(&[Verdict::NotRun], marks),
+            count(marks, "failure"),
+            count(marks, "error"),
+            count(marks, "skipped"),
         );
+        out += "    <properties>\n";
+        for (name, value) in &context.properties {
+            out += &format!(
+                "      <property name=\"{}\" value=\"{}\"/>\n",
+                escape(name),
+                escape(value)
+            );
+        }
+        out += "    </properties>\n";
         for mark in marks {
             out += &format!(
                 "    <testcase name=\"{}\" classname=\"{}\" time=\"{:.3}\"",
@@ -55,36 +76,33 @@ pub fn report(programs: &[Program], marks: &[Vec<CaseMark>], cases: &[Case], hos
                 escape(&program.name),
                 mark.seconds
             );
+            let Some(element) = element(mark.verdict) else {
+                out += "/>\n";
+                continue;
+            };
             let message = mark
                 .detail
                 .lines()
                 .find(|l| !l.trim().is_empty())
                 .unwrap_or_default()
                 .trim();
-            match mark.verdict {
-                Verdict::Pass => out += "/>\n",
-                verdict => {
-                    let element = match verdict {
-                        Verdict::Fail => "failure",
-                        Verdict::NotRun => "skipped",
-                        _ => "error",
-                    };
-                    out += &format!(
-                        ">\n      <{element} type=\"{}\" message=\"{}\">{}</{element}>\n    </testcase>\n",
-                        verdict.name(),
-                        escape(message),
-                        escape(&mark.detail)
-                    );
-                }
-            }
+            // Ant's skipped element has a message and no type.
+            let kind = if element == "skipped" {
+                String::new()
+            } else {
+                format!(" type=\"{}\"", mark.verdict.name())
+            };
+            out += &format!(
+                ">\n      <{element}{kind} message=\"{}\">{}</{element}>\n    </testcase>\n",
+                escape(message),
+                escape(&mark.detail)
+            );
         }
-        // What the stopped runs had printed last, case by case (Ant's place for a suite's stdout).
-        let printed: String = marks
-            .iter()
-            .filter(|m| !m.stdout_tail.is_empty())
-            .map(|m| format!("{}:\n{}\n", cases[m.case].name, m.stdout_tail.join("\n")))
-            .collect();
+        // What the stopped runs had printed last, and the stderr of the runs that did not pass.
+        let printed = by_case(marks, cases, |m| &m.stdout_tail);
         out += &format!("    <system-out>{}</system-out>\n", escape(&printed));
+        let errors = by_case(marks, cases, |m| &m.stderr_tail);
+        out += &format!("    <system-err>{}</system-err>\n", escape(&errors));
         out += "  </testsuite>\n";
     }
     out += "</testsuites>\n";

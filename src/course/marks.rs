@@ -23,6 +23,8 @@ pub struct CaseMark {
     pub detail: String,
     /// The last lines of stdout of a run that was stopped (a time-out, a limit).
     pub stdout_tail: Vec<String>,
+    /// The last lines of stderr of a run that did not pass.
+    pub stderr_tail: Vec<String>,
 }
 
 impl CaseMark {
@@ -54,6 +56,11 @@ impl CaseMark {
             seconds: outcome.seconds,
             detail,
             stdout_tail: outcome.stdout_tail.clone(),
+            stderr_tail: if verdict == Verdict::Pass {
+                Vec::new()
+            } else {
+                outcome.stderr_tail.clone()
+            },
         }
     }
 }

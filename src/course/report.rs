@@ -358,19 +358,15 @@ fn html_page(title: &str, pages: &[ProgramPage], cases: &[Case], judges: &[Judge
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title><style>{STYLE}</style></head><body>\n",
         escape(title)
     );
-    let clock = match limits.effective_timing() {
-        crate::runner::Timing::Cpu => " of CPU time",
-        crate::runner::Timing::Wall => "",
-    };
     let _ = writeln!(
         out,
-        "<h1>{}</h1><p>{} case{}, judge{} {}, {} s{clock} a case.</p>",
+        "<h1>{}</h1><p>{} case{}, judge{} {}, {} a case.</p>",
         escape(title),
         cases.len(),
         plural(cases.len()),
         plural(judges.len()),
         judges.iter().map(|j| j.name()).collect::<Vec<_>>().join(", "),
-        limits.time.as_secs_f64()
+        limits.describe_time()
     );
     let class = if limits.isolation.is_sandbox() {
         ""

@@ -443,6 +443,15 @@ impl Limits {
             Timing::Wall
         }
     }
+
+    /// The time limit as reports say it: `10 s of CPU time`, or `10 s` on the wall clock.
+    pub fn describe_time(&self) -> String {
+        let clock = match self.effective_timing() {
+            Timing::Cpu => " of CPU time",
+            Timing::Wall => "",
+        };
+        format!("{} s{clock}", self.time.as_secs_f64())
+    }
 }
 
 /// For a CPU-time limit: a run whose CPU time has not grown for this long (3 times the limit, from

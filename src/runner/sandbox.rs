@@ -745,6 +745,13 @@ impl Sandbox {
                     format!("more than {} to copy", super::size_text(MAX_COPIED))
                 } else if record[2] == libc::ELOOP as u64 {
                     "a link where a file or folder was (nothing is copied through a link)".to_string()
+                } else if record[2] == libc::EPERM as u64 && step.starts_with("mount /proc") {
+                    // The kernel lets a namespace mount a /proc only if the one it came from shows
+                    // everything: a container's masked /proc paths forbid it.
+                    format!(
+                        "{}: parts of this /proc are hidden under other mounts (a container's masked paths: `docker run --security-opt systempaths=unconfined` lifts them)",
+                        text(record[2])
+                    )
                 } else {
                     text(record[2])
                 };

@@ -76,6 +76,39 @@ fn without_user_namespaces_the_sandbox_is_refused_with_the_way_out() {
     assert!(String::from_utf8_lossy(&output.stdout).contains("NOT ISOLATED"));
 }
 
+/// A container's /proc has paths masked by other mounts (Docker's and Podman's default: /dev/null on
+/// /proc/timer_list, /proc/kcore, ...), and the kernel then lets no namespace below mount a /proc
+/// of its own: the sandbox cannot start, and the one line says why and what lifts it.
+#[test]
+fn a_container_s_masked_proc_is_named_as_what_stops_the_sandbox() {
+    let dir = tempfile::tempdir().unwrap();
+    let (cases, class) = class(dir.path(), None);
+    assert!(
+        Path::new("/proc/timer_list").exists(),
+        "the test masks /proc/timer_list, as Docker does"
+    );
+    let output = Command::new("unshare")
+        .args(["-U", "-r", "-m", "sh", "-c"])
+        .arg("mount --bind /dev/null /proc/timer_list && exec \"$0\" \"$@\"")
+        .arg(othello_binary())
+        .arg("grade")
+        .arg(&cases)
+        // As root of its own namespace only, it may make no control group: as in a container.
+        .args(["--per-process-limits", "--", "python3"])
+        .arg(class.join("honest.py"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
+    assert!(
+        stderr.contains("could not mount /proc")
+            && stderr.contains("masked paths")
+            && stderr.contains("systempaths=unconfined"),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn every_report_says_when_the_runs_were_not_isolated() {
     let dir = tempfile::tempdir().unwrap();

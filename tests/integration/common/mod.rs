@@ -197,6 +197,28 @@ pub fn rendered(page: &std::path::Path) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
+/// Checks a JUnit report against docs/schemas/junit.xsd (Ant's format) with xmllint, from Debian's
+/// libxml2-utils (which `.ci/run` installs); returns xmllint's complaint when it is not valid.
+pub fn junit_complaint(xml: &str) -> Option<String> {
+    let schema = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/schemas/junit.xsd");
+    let file = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(file.path(), xml).unwrap();
+    let output = dies_with_test(std::process::Command::new("xmllint"))
+        .args(["--noout", "--schema"])
+        .arg(&schema)
+        .arg(file.path())
+        .output()
+        .expect("xmllint checks the JUnit reports (.ci/run installs Debian's libxml2-utils)");
+    (!output.status.success()).then(|| String::from_utf8_lossy(&output.stderr).into_owned())
+}
+
+/// Asserts that a JUnit report is valid under Ant's schema.
+pub fn assert_valid_junit(xml: &str) {
+    if let Some(complaint) = junit_complaint(xml) {
+        panic!("not valid under docs/schemas/junit.xsd:\n{complaint}\n{xml}");
+    }
+}
+
 /// The verdicts `grade --json` gave one program, case by case (one judge's objects).
 pub fn verdicts(objects: &[serde_json::Value], program: &str) -> Vec<String> {
     objects
