@@ -344,32 +344,9 @@ impl GameLog {
     }
 }
 
-/// A UTC timestamp such as `2026-11-22T12:55:03.123Z`.
+/// A UTC timestamp such as `2026-11-22T12:55:03.123Z` (a clock set before 1970 gives the epoch).
 pub fn rfc3339(time: SystemTime) -> String {
-    let since_epoch = time.duration_since(UNIX_EPOCH).unwrap_or_default();
-    let seconds = since_epoch.as_secs();
-    let (days, of_day) = ((seconds / 86_400) as i64, seconds % 86_400);
-    // Days since 1970-01-01 to a civil date (the proleptic Gregorian calendar, eras of 400 years).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let day_of_era = z.rem_euclid(146_097);
-    let year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let month_index = (5 * day_of_year + 2) / 153;
-    let day = day_of_year - (153 * month_index + 2) / 5 + 1;
-    let month = if month_index < 10 {
-        month_index + 3
-    } else {
-        month_index - 9
-    };
-    let year = year_of_era + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
-        of_day / 3600,
-        of_day / 60 % 60,
-        of_day % 60,
-        since_epoch.subsec_millis()
-    )
+    humantime::format_rfc3339_millis(time.max(UNIX_EPOCH)).to_string()
 }
 
 #[cfg(test)]
@@ -386,5 +363,6 @@ mod tests {
             rfc3339(UNIX_EPOCH + Duration::from_secs(951_782_400)),
             "2000-02-29T00:00:00.000Z"
         );
+        assert_eq!(rfc3339(UNIX_EPOCH - Duration::from_secs(1)), "1970-01-01T00:00:00.000Z");
     }
 }

@@ -1,16 +1,19 @@
 //! For people at a terminal: boards (drawn by `notation::board_text`), counts in words, a progress
 //! bar on stderr.
 
-use std::io::{IsTerminal, Write as _};
+use std::fmt;
+use std::io::IsTerminal;
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicUsize, Ordering};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 pub use crate::notation::board_text::board;
 
 /// `--color WHEN`, for every command.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum ColorChoice {
-    /// On a terminal, unless NO_COLOR is set (to anything but nothing) or TERM is `dumb`.
+    /// On a terminal, unless NO_COLOR is set (to anything but nothing), CLICOLOR is 0 or TERM is
+    /// `dumb`; off one with CLICOLOR_FORCE.
     #[default]
     Auto,
     Always,
@@ -25,17 +28,14 @@ pub fn set_color(choice: ColorChoice) {
 }
 
 /// Whether what goes to stdout may be coloured: `--color always` or `never` as told (a choice on
-/// the command line beats the environment, as no-color.org asks); otherwise only on a terminal,
-/// without NO_COLOR and not a dumb one.
+/// the command line beats the environment, as no-color.org asks); otherwise as anstream reads the
+/// environment: only on a terminal that is not a dumb one, without NO_COLOR, and as CLICOLOR and
+/// CLICOLOR_FORCE say.
 pub fn colour_stdout() -> bool {
     match COLOR.get().copied().unwrap_or_default() {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
-        ColorChoice::Auto => {
-            std::io::stdout().is_terminal()
-                && std::env::var_os("NO_COLOR").is_none_or(|value| value.is_empty())
-                && std::env::var_os("TERM").is_none_or(|term| term != "dumb")
-        }
+        ColorChoice::Auto => anstream::AutoStream::choice(&std::io::stdout()) != anstream::ColorChoice::Never,
     }
 }
 
@@ -56,121 +56,136 @@ pub fn progress_visible() -> bool {
     !quiet() && std::io::stderr().is_terminal()
 }
 
-/// A one-line progress bar on stderr with the elapsed time, the rate and an estimate of the time
-/// left, drawn only when stderr is a terminal (and not `--quiet`), at most ten times a second.
+/// A progress bar on stderr (indicatif's) with the elapsed time, the rate and an estimate of the
+/// time left, drawn only when stderr is a terminal (and not `--quiet`), at most ten times a second;
+/// a line wider than the terminal wraps and is cleared whole.
 pub struct Progress {
-    total: usize,
-    unit: &'static str,
-    done: AtomicUsize,
-    visible: bool,
-    start: std::time::Instant,
-    /// Milliseconds since `start` of the last drawing.
-    drawn: std::sync::atomic::AtomicU64,
+    bar: ProgressBar,
 }
 
 impl Progress {
     pub fn new(total: usize, unit: &'static str) -> Progress {
-        Progress {
-            total,
-            unit,
-            done: AtomicUsize::new(0),
-            visible: progress_visible(),
-            start: std::time::Instant::now(),
-            drawn: std::sync::atomic::AtomicU64::new(0),
+        if !progress_visible() {
+            return Progress {
+                bar: ProgressBar::hidden(),
+            };
         }
+        let bar = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr_with_hz(10));
+        // `[########........] 12/100 games, 3.2 s, 3.7 a second, about 24 s left`.
+        let style = ProgressStyle::with_template("[{bar:24}] {pos}/{len} {unit}, {took}{rate}").map(|style| {
+            style
+                .progress_chars("##.")
+                .with_key("unit", move |_: &ProgressState, w: &mut dyn fmt::Write| {
+                    let _ = w.write_str(unit);
+                })
+                .with_key("took", |state: &ProgressState, w: &mut dyn fmt::Write| {
+                    let _ = w.write_str(&duration(state.elapsed().as_secs_f64()));
+                })
+                .with_key("rate", |state: &ProgressState, w: &mut dyn fmt::Write| {
+                    let _ = w.write_str(&rate_and_rest(state.pos(), state.len(), state.elapsed().as_secs_f64()));
+                })
+        });
+        if let Ok(style) = style {
+            bar.set_style(style);
+        }
+        Progress { bar }
     }
 
     pub fn tick(&self) {
-        let done = self.done.fetch_add(1, Ordering::Relaxed) + 1;
-        if !self.visible {
-            return;
-        }
-        let elapsed = self.start.elapsed();
-        let now = elapsed.as_millis() as u64;
-        let last = self.drawn.load(Ordering::Relaxed);
-        if done < self.total && now < last + 100 {
-            return;
-        }
-        self.drawn.store(now, Ordering::Relaxed);
-        let _ = write!(
-            std::io::stderr(),
-            "\r{}\x1b[K",
-            progress_line(done, self.total, self.unit, elapsed)
-        );
+        self.bar.inc(1);
     }
 
-    /// Clears the bar, so that what follows starts on a clean line.
+    /// Runs `print` with the bar cleared, then draws it again below what it printed.
+    pub fn suspend<R>(&self, print: impl FnOnce() -> R) -> R {
+        self.bar.suspend(print)
+    }
+
+    /// Clears the bar for good, so that what follows starts on a clean line.
     pub fn finish(&self) {
-        if self.visible {
-            let _ = write!(std::io::stderr(), "\r\x1b[K");
-        }
+        self.bar.finish_and_clear();
     }
 }
 
+/// `, 3.7 a second, about 24 s left`, once a second has passed.
+fn rate_and_rest(done: u64, total: Option<u64>, seconds: f64) -> String {
+    if seconds < 1.0 || done == 0 {
+        return String::new();
+    }
+    let rate = done as f64 / seconds;
+    let mut text = format!(", {rate:.1} a second");
+    if let Some(total) = total.filter(|&total| done < total) {
+        text += &format!(", about {} left", duration((total - done) as f64 / rate));
+    }
+    text
+}
+
 /// A line on stderr saying what runs and for how long, redrawn five times a second until dropped:
-/// progress for work whose end cannot be estimated (a deep search). Shown as `Progress` is.
+/// progress for work whose end cannot be estimated (a deep search). Shown as `Progress` is; the
+/// first second shows nothing, so that quick work stays quiet.
 pub struct Ticker {
-    done: Option<std::sync::mpsc::Sender<()>>,
-    thread: Option<std::thread::JoinHandle<()>>,
+    bar: ProgressBar,
 }
 
 impl Ticker {
     pub fn new(label: String) -> Ticker {
-        if !progress_visible() {
-            return Ticker {
-                done: None,
-                thread: None,
-            };
-        }
-        let (done, stop) = std::sync::mpsc::channel::<()>();
-        let start = std::time::Instant::now();
-        let thread = std::thread::spawn(move || {
-            // The first second shows nothing: quick work stays quiet.
-            while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
-                stop.recv_timeout(std::time::Duration::from_millis(200))
-            {
-                let elapsed = start.elapsed().as_secs_f64();
-                if elapsed >= 1.0 {
-                    let _ = write!(std::io::stderr(), "\r{label}: {}\x1b[K", duration(elapsed));
-                }
-            }
-            let _ = write!(std::io::stderr(), "\r\x1b[K");
-        });
         Ticker {
-            done: Some(done),
-            thread: Some(thread),
+            bar: status_line(move |seconds| (seconds >= 1.0).then(|| format!("{label}: {}", duration(seconds)))),
         }
     }
 }
 
 impl Drop for Ticker {
     fn drop(&mut self) {
-        drop(self.done.take());
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
+        self.bar.finish_and_clear();
     }
 }
 
-/// `[########........] 12/100 games, 3.2 s, 3.7 a second, about 24 s left`.
-fn progress_line(done: usize, total: usize, unit: &str, elapsed: std::time::Duration) -> String {
-    let width = 24;
-    let filled = (done * width / total.max(1)).min(width);
-    let seconds = elapsed.as_secs_f64();
-    let rate = done as f64 / seconds.max(1e-9);
-    let mut line = format!(
-        "[{}{}] {done}/{total} {unit}, {}",
-        "#".repeat(filled),
-        ".".repeat(width - filled),
-        duration(seconds)
-    );
-    if seconds >= 1.0 && done > 0 {
-        line += &format!(", {rate:.1} a second");
-        if done < total {
-            line += &format!(", about {} left", duration((total - done) as f64 / rate));
+/// A status line on stderr redrawn five times a second with what `line` says for the seconds so
+/// far (nothing while it says None); hidden unless progress may be shown.
+fn status_line(line: impl Fn(f64) -> Option<String> + Send + Sync + Clone + 'static) -> ProgressBar {
+    let bar = status_bar("{line}", move |style| {
+        style.with_key("line", move |state: &ProgressState, w: &mut dyn fmt::Write| {
+            let _ = w.write_str(&line(state.elapsed().as_secs_f64()).unwrap_or_default());
+        })
+    });
+    bar.enable_steady_tick(std::time::Duration::from_millis(200));
+    bar
+}
+
+/// A bar with no length drawn from `template` (and the keys `keys` adds) on stderr, or a hidden one
+/// unless progress may be shown.
+fn status_bar(template: &str, keys: impl FnOnce(ProgressStyle) -> ProgressStyle) -> ProgressBar {
+    if !progress_visible() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr_with_hz(10));
+    if let Ok(style) = ProgressStyle::with_template(template) {
+        bar.set_style(keys(style));
+    }
+    bar
+}
+
+/// A line on stderr saying where some work stands, redrawn as `set` changes it (at most ten times
+/// a second) when progress may be shown; `clear` takes it away.
+#[derive(Clone)]
+pub struct StatusLine {
+    bar: ProgressBar,
+}
+
+impl StatusLine {
+    pub fn new() -> StatusLine {
+        StatusLine {
+            bar: status_bar("{msg}", |style| style),
         }
     }
-    line
+
+    pub fn set(&self, text: String) {
+        self.bar.set_message(text);
+    }
+
+    pub fn clear(&self) {
+        self.bar.finish_and_clear();
+    }
 }
 
 /// `0.8 s`, `42 s`, `3 min 5 s`, `2 h 10 min`.
@@ -200,19 +215,13 @@ pub fn capitalised(color: crate::color::Color) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::Duration;
 
     #[test]
-    fn a_progress_line_gives_the_count_the_time_the_rate_and_what_is_left() {
-        assert_eq!(
-            progress_line(25, 100, "games", Duration::from_secs(5)),
-            "[######..................] 25/100 games, 5.0 s, 5.0 a second, about 15 s left"
-        );
+    fn progress_gives_the_rate_and_what_is_left_after_a_second() {
+        assert_eq!(rate_and_rest(25, Some(100), 5.0), ", 5.0 a second, about 15 s left");
+        assert_eq!(rate_and_rest(100, Some(100), 5.0), ", 20.0 a second");
         // Before a second there is no rate worth giving.
-        assert_eq!(
-            progress_line(1, 4, "cases", Duration::from_millis(300)),
-            "[######..................] 1/4 cases, 0.3 s"
-        );
+        assert_eq!(rate_and_rest(1, Some(4), 0.3), "");
         assert_eq!(duration(185.0), "3 min 5 s");
         assert_eq!(duration(7800.0), "2 h 10 min");
     }

@@ -240,8 +240,7 @@ fn record(
     let (program, case) = (&programs[outcome.program], &cases[outcome.case]);
     let summary = &mut summaries[outcome.program];
     if outcome.case == 0 {
-        progress.finish();
-        outputs.text(&format!("\n== {}\n", program.name))?;
+        progress.suspend(|| outputs.text(&format!("\n== {}\n", program.name)))?;
     }
     summary.add(outcome);
     outputs.mark(outcome, case, &settings.limits);
@@ -249,8 +248,7 @@ fn record(
         let count = &mut shown[outcome.program];
         *count += 1;
         if *count <= args.show {
-            progress.finish();
-            outputs.text(&report::outcome_text(outcome, case, &settings.limits))?;
+            progress.suspend(|| outputs.text(&report::outcome_text(outcome, case, &settings.limits)))?;
         }
     }
     for object in json::GradeCase::each(outcome, case, program, &settings.limits) {
@@ -259,17 +257,18 @@ fn record(
     if outcome.case + 1 == cases.len() {
         let hidden = shown[outcome.program].saturating_sub(args.show);
         if hidden > 0 {
-            outputs.text(&format!(
-                "... and {hidden} more case{} that did not pass (--show N shows more; --json has them all)\n",
-                if hidden == 1 { "" } else { "s" }
-            ))?;
+            progress.suspend(|| {
+                outputs.text(&format!(
+                    "... and {hidden} more case{} that did not pass (--show N shows more; --json has them all)\n",
+                    if hidden == 1 { "" } else { "s" }
+                ))
+            })?;
         }
         let mut line = format!("{}: {}", program.name, report::summary_text(summary, &settings.judges));
         if let Some((slowest, seconds)) = summary.slowest {
             line.push_str(&format!(" (slowest: {}, {seconds:.2} s)", cases[slowest].name));
         }
-        progress.finish();
-        outputs.text(&format!("{line}\n"))?;
+        progress.suspend(|| outputs.text(&format!("{line}\n")))?;
         outputs.summary_lines.push(line);
         outputs.json(&json::line(&json::GradeSummary::new(
             program,

@@ -49,7 +49,8 @@ pub fn command_list() -> String {
 }
 
 /// The command `word` most likely stands for, if it is a word close to one: a letter missing, extra,
-/// changed or two swapped (`analyse`, `grde`), or the start of only one (`tourn`).
+/// changed or two swapped (`analyse`, `grde`: the optimal string alignment distance), or the start
+/// of only one (`tourn`).
 pub fn suggestion(word: &str) -> Option<String> {
     if word.len() < 3 || word.len() == 64 || !word.chars().all(|c| c.is_ascii_alphabetic()) {
         return None;
@@ -61,7 +62,7 @@ pub fn suggestion(word: &str) -> Option<String> {
         .collect();
     let mut close: Vec<(usize, &String)> = names
         .iter()
-        .map(|name| (distance(&word, name), name))
+        .map(|name| (strsim::osa_distance(&word, name), name))
         .filter(|&(d, name)| d <= 2 && d < name.len() / 2 + 1)
         .collect();
     close.sort();
@@ -70,28 +71,6 @@ pub fn suggestion(word: &str) -> Option<String> {
     }
     let starting: Vec<&String> = names.iter().filter(|name| name.starts_with(&word)).collect();
     (starting.len() == 1).then(|| starting[0].clone())
-}
-
-/// Edit distance with adjacent swaps counting one (optimal string alignment).
-fn distance(a: &str, b: &str) -> usize {
-    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
-    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
-    for (i, row) in d.iter_mut().enumerate() {
-        row[0] = i;
-    }
-    for (j, cell) in d[0].iter_mut().enumerate() {
-        *cell = j;
-    }
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            d[i][j] = (d[i - 1][j] + 1).min(d[i][j - 1] + 1).min(d[i - 1][j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                d[i][j] = d[i][j].min(d[i - 2][j - 2] + 1);
-            }
-        }
-    }
-    d[a.len()][b.len()]
 }
 
 #[cfg(test)]

@@ -119,15 +119,16 @@ pub fn run(args: Lab4Args) -> Result<()> {
     let tally = moderator::run(&config, |played, tally| {
         progress.tick();
         if tally.games.is_multiple_of(PROGRESS_EVERY) && !super::display::quiet() {
-            progress.finish();
-            let _ = writeln!(
-                std::io::stderr(),
-                "after {} games: {:.1}% of the tokens ({} of {})",
-                tally.games,
-                100.0 * tally.share(),
-                tally.tokens,
-                tally.all_tokens
-            );
+            progress.suspend(|| {
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "after {} games: {:.1}% of the tokens ({} of {})",
+                    tally.games,
+                    100.0 * tally.share(),
+                    tally.tokens,
+                    tally.all_tokens
+                );
+            });
         }
         log.add(played, &player, &opponent);
     });

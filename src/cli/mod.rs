@@ -83,7 +83,7 @@ Exit status: 0 ok, 1 refused by the rules (an illegal move: the snapshots before
     after_help = LAB_HELP
 )]
 struct Cli {
-    /// Colour: auto (on a terminal, unless NO_COLOR is set or TERM is dumb), always or never
+    /// Colour: auto (on a terminal, unless NO_COLOR is set or TERM is dumb; CLICOLOR, CLICOLOR_FORCE), always or never
     #[arg(long, global = true, value_enum, value_name = "WHEN", default_value_t = display::ColorChoice::Auto)]
     color: display::ColorChoice,
     /// No progress on stderr (it is shown only on a terminal anyway)

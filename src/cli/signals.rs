@@ -20,7 +20,8 @@ const FILE: libc::c_char = b'f' as libc::c_char;
 const FOLDER: libc::c_char = b'd' as libc::c_char;
 static INSTALL: Once = Once::new();
 
-extern "C" fn remove_and_stop(signal: libc::c_int) {
+/// Ends the run's programs and removes what is registered (no allocation: this runs in a handler).
+fn remove_all() {
     crate::runner::kill_process_groups();
     for slot in &PATHS {
         let entry = slot.load(Ordering::SeqCst);
@@ -37,11 +38,6 @@ extern "C" fn remove_and_stop(signal: libc::c_int) {
                 libc::unlink(path);
             }
         }
-    }
-    // SAFETY: restoring the default action and raising the signal again are async-signal-safe.
-    unsafe {
-        libc::signal(signal, libc::SIG_DFL);
-        libc::raise(signal);
     }
 }
 
@@ -85,12 +81,19 @@ unsafe fn empty_folder(path: *const libc::c_char) {
     }
 }
 
-/// Installs the handler (it stays for the program's lifetime).
+/// Installs the handler (it stays for the program's lifetime): it cleans up, then the signal does
+/// what it would have done (the process ends by it, as its parent sees).
 pub fn install() {
     INSTALL.call_once(|| {
         for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
-            // SAFETY: the handler only calls async-signal-safe functions.
-            unsafe { libc::signal(signal, remove_and_stop as *const () as libc::sighandler_t) };
+            // SAFETY: the action makes only async-signal-safe calls (kill, unlink, the directory
+            // calls and signal-hook's emulation of the default action) and allocates nothing.
+            let _ = unsafe {
+                signal_hook::low_level::register(signal, move || {
+                    remove_all();
+                    let _ = signal_hook::low_level::emulate_default_handler(signal);
+                })
+            };
         }
     });
 }

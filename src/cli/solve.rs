@@ -2,7 +2,6 @@
 //! every position of an OBF file (checked against the file's own answers).
 
 use std::fmt::Write as _;
-use std::io::Write as _;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -105,34 +104,30 @@ pub fn run(args: SolveArgs) -> Result<()> {
     solver.set_threads(super::threads_or_cores(args.threads));
     let mut totals = Totals::default();
     let single = args.obf.is_none();
-    let visible = super::display::progress_visible();
     for job in &jobs {
         let clock = Instant::now();
         solver.set_deadline(limit.map(|limit| clock + limit));
-        if visible {
-            // Each test of the search narrows the score: shown as it goes, on one line.
-            let number = job.number;
-            solver.set_observer(Some(Box::new(move |bounds: Bounds| {
-                let mut range = if bounds.lower == bounds.upper {
-                    format!("{:+}", bounds.lower)
-                } else {
-                    format!("{:+} to {:+}", bounds.lower, bounds.upper)
-                };
-                if bounds.likely {
-                    range = format!("likely {range} (selective search)");
-                }
-                let _ = write!(
-                    std::io::stderr(),
-                    "\r#{number}: score {range}, {} nodes, {}\x1b[K",
-                    bounds.nodes,
-                    super::display::duration(clock.elapsed().as_secs_f64())
-                );
-            })));
-        }
+        // Each test of the search narrows the score: shown as it goes, on one line.
+        let status = super::display::StatusLine::new();
+        let number = job.number;
+        let shown = status.clone();
+        solver.set_observer(Some(Box::new(move |bounds: Bounds| {
+            let mut range = if bounds.lower == bounds.upper {
+                format!("{:+}", bounds.lower)
+            } else {
+                format!("{:+} to {:+}", bounds.lower, bounds.upper)
+            };
+            if bounds.likely {
+                range = format!("likely {range} (selective search)");
+            }
+            shown.set(format!(
+                "#{number}: score {range}, {} nodes, {}",
+                bounds.nodes,
+                super::display::duration(clock.elapsed().as_secs_f64())
+            ));
+        })));
         let outcome = solver.solve(job.position.board);
-        if visible {
-            let _ = write!(std::io::stderr(), "\r\x1b[K");
-        }
+        status.clear();
         let seconds = clock.elapsed().as_secs_f64();
         let text = match outcome {
             Ok(solution) => {

@@ -10,7 +10,7 @@ use clap::Args;
 use super::matches::MatchLog;
 use super::output::{Output, is_stdout};
 use super::{ClockArgs, write_stdout};
-use crate::course::report::csv_field;
+use crate::course::report::{Cell, csv_table};
 use crate::course::tournament::{self, Format, Standing, TournamentConfig};
 use crate::strategy::StrategySpec;
 
@@ -147,24 +147,36 @@ pub fn run(args: TournamentArgs) -> Result<()> {
     log.finish()?;
     let reproducible = config.players.iter().all(StrategySpec::is_reproducible);
     if let Some(csv) = csv.take() {
-        let mut text = String::from("rank,player,points,games,wins,draws,losses,forfeits,byes,discs,forfeit_reasons\n");
-        for (rank, s) in standings.iter().enumerate() {
+        let header = [
+            "rank",
+            "player",
+            "points",
+            "games",
+            "wins",
+            "draws",
+            "losses",
+            "forfeits",
+            "byes",
+            "discs",
+            "forfeit_reasons",
+        ];
+        let rows = standings.iter().enumerate().map(|(rank, s)| {
             let reasons: Vec<String> = s.forfeit_notes.iter().map(|n| n.describe(&names)).collect();
-            text += &format!(
-                "{},{},{},{},{},{},{},{},{},{},{}\n",
-                rank + 1,
-                csv_field(&names[s.player]),
-                s.points(),
-                s.games,
-                s.wins,
-                s.draws,
-                s.losses,
-                s.forfeits,
-                s.byes,
-                s.discs,
-                csv_field(&reasons.join("; "))
-            );
-        }
+            vec![
+                Cell::number(rank + 1),
+                Cell::text(&names[s.player]),
+                Cell::number(s.points()),
+                Cell::number(s.games),
+                Cell::number(s.wins),
+                Cell::number(s.draws),
+                Cell::number(s.losses),
+                Cell::number(s.forfeits),
+                Cell::number(s.byes),
+                Cell::number(s.discs),
+                Cell::text(reasons.join("; ")),
+            ]
+        });
+        let text = csv_table(&header, rows);
         csv.finish(&text)?;
     }
     if let Some(html) = html.take() {

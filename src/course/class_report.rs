@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use super::moderator::{GameLine, Lab4Tally};
-use super::report::{board_html, csv_field, escape};
+use super::report::{Cell, board_html, csv_table, escape};
 use super::tournament::Standing;
 use crate::notation::{condensed, lab_board};
 use crate::programs::rules::Rules;
@@ -98,42 +98,52 @@ pub fn lab4_table(tests: &[StudentTest]) -> String {
 
 /// The gradebook: one row per student.
 pub fn lab4_csv(tests: &[StudentTest]) -> String {
-    let mut out = String::from(
-        "student,player,games,tokens,all_tokens,share,wins,draws,losses,forfeits,ended_at_game,code,failure\n",
-    );
-    for test in tests {
-        let _ = write!(out, "{},{}", csv_field(&test.name), csv_field(&test.player));
+    let header = [
+        "student",
+        "player",
+        "games",
+        "tokens",
+        "all_tokens",
+        "share",
+        "wins",
+        "draws",
+        "losses",
+        "forfeits",
+        "ended_at_game",
+        "code",
+        "failure",
+    ];
+    let rows = tests.iter().map(|test| {
+        let mut row = vec![Cell::text(&test.name), Cell::text(&test.player)];
         match &test.result {
             Err(why) => {
-                let _ = writeln!(
-                    out,
-                    ",0,0,0,,0,0,0,0,,,{}",
-                    csv_field(&format!("could not play: {why}"))
-                );
+                row.extend(["0", "0", "0", "", "0", "0", "0", "0", "", ""].map(Cell::number));
+                row.push(Cell::text(format!("could not play: {why}")));
             }
             Ok(tally) => {
                 let ended = tally.ended_by.as_ref();
-                let _ = writeln!(
-                    out,
-                    ",{},{},{},{:.4},{},{},{},{},{},{},{}",
-                    tally.games,
-                    tally.tokens,
-                    tally.all_tokens,
-                    tally.share(),
-                    tally.wins,
-                    tally.draws,
-                    tally.losses,
-                    tally.forfeits,
-                    ended.map_or(String::new(), |l| l.number.to_string()),
-                    ended
-                        .and_then(|l| l.codes)
-                        .map_or(String::new(), |(code, _)| code.to_string()),
-                    csv_field(ended.and_then(|l| l.failure.as_deref()).unwrap_or(""))
-                );
+                row.extend([
+                    Cell::number(tally.games),
+                    Cell::number(tally.tokens),
+                    Cell::number(tally.all_tokens),
+                    Cell::number(format!("{:.4}", tally.share())),
+                    Cell::number(tally.wins),
+                    Cell::number(tally.draws),
+                    Cell::number(tally.losses),
+                    Cell::number(tally.forfeits),
+                    Cell::number(ended.map_or(String::new(), |l| l.number.to_string())),
+                    Cell::number(
+                        ended
+                            .and_then(|l| l.codes)
+                            .map_or(String::new(), |(code, _)| code.to_string()),
+                    ),
+                    Cell::text(ended.and_then(|l| l.failure.as_deref()).unwrap_or("")),
+                ]);
             }
         }
-    }
-    out
+        row
+    });
+    csv_table(&header, rows)
 }
 
 /// The final board of a condensed transcript, as eight rows of `xo.` (None if it does not replay).

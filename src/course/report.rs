@@ -191,67 +191,119 @@ pub fn class_table(programs: &[Program], summaries: &[Summary], judges: &[Judge]
     out
 }
 
-/// A CSV field, quoted when it holds a comma, a quote or a line break. A text field that starts
-/// with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'` (OWASP's rule for CSV
-/// injection): a spreadsheet would run it as a formula (`=HYPERLINK(...)` as a student's name).
-/// Numbers are written by their callers, never through here.
+/// A cell of a CSV table: text (a name, a reason), kept from being read as a formula, or a number,
+/// written as it is.
+pub enum Cell {
+    Text(String),
+    Number(String),
+}
+
+impl Cell {
+    pub fn text(text: impl Into<String>) -> Cell {
+        Cell::Text(text.into())
+    }
+
+    /// A number, or any value written as it is (an empty cell: `Cell::number("")`).
+    pub fn number(value: impl std::fmt::Display) -> Cell {
+        Cell::Number(value.to_string())
+    }
+}
+
+/// Text a spreadsheet will not run: a text that starts with `=`, `+`, `-`, `@`, a tab or a carriage
+/// return gets a leading `'` (OWASP's rule for CSV injection: `=HYPERLINK(...)` as a student's name
+/// stays text). Numbers never come through here (a margin of `-5` stays a number).
 ///
 /// ```
-/// use othello::course::report::csv_field;
-/// assert_eq!(csv_field("alice"), "alice");
-/// assert_eq!(csv_field("=HYPERLINK(\"http://x\")"), "\"'=HYPERLINK(\"\"http://x\"\")\"");
-/// assert_eq!(csv_field("-5"), "'-5");
+/// use othello::course::report::spreadsheet_safe;
+/// assert_eq!(spreadsheet_safe("alice"), "alice");
+/// assert_eq!(spreadsheet_safe("=HYPERLINK(\"http://x\")"), "'=HYPERLINK(\"http://x\")");
+/// assert_eq!(spreadsheet_safe("-5"), "'-5");
 /// ```
-pub fn csv_field(text: &str) -> String {
-    let text = if text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
-        format!("'{text}")
+pub fn spreadsheet_safe(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{text}").into()
     } else {
-        text.to_string()
-    };
-    if text.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text
+        text.into()
     }
+}
+
+/// A CSV table (RFC 4180, written by the csv crate: a cell is quoted when it holds a comma, a quote
+/// or a line break), its text cells made spreadsheet-safe.
+///
+/// ```
+/// use othello::course::report::{Cell, csv_table};
+/// let rows = [vec![Cell::text("=1+2, said \"bob\""), Cell::number(-5)]];
+/// assert_eq!(csv_table(&["name", "margin"], rows), "name,margin\n\"'=1+2, said \"\"bob\"\"\",-5\n");
+/// ```
+pub fn csv_table(header: &[&str], rows: impl IntoIterator<Item = Vec<Cell>>) -> String {
+    let mut writer = csv::WriterBuilder::new().flexible(true).from_writer(Vec::new());
+    // Writing to memory cannot fail.
+    let _ = writer.write_record(header);
+    for row in rows {
+        let cells = row.iter().map(|cell| match cell {
+            Cell::Text(text) => spreadsheet_safe(text),
+            Cell::Number(number) => number.as_str().into(),
+        });
+        let _ = writer.write_record(cells.map(|cell| cell.into_owned()));
+    }
+    let bytes = writer.into_inner().unwrap_or_default();
+    String::from_utf8(bytes).unwrap_or_default()
 }
 
 /// A gradebook: a header, then one row per program; its last column says whether the runs were
 /// isolated (`no` with --no-sandbox).
 pub fn csv(programs: &[Program], summaries: &[Summary], judges: &[Judge], limits: &Limits) -> String {
-    let mut out = String::from("program,cases");
-    for judge in judges {
-        let _ = write!(out, ",{judge}_passed");
-    }
-    if judges.contains(&Judge::Lab5) {
-        out.push_str(",lab5_marks");
+    let lab5 = judges.contains(&Judge::Lab5);
+    let mut header: Vec<String> = vec!["program".into(), "cases".into()];
+    header.extend(judges.iter().map(|judge| format!("{judge}_passed")));
+    if lab5 {
+        header.push("lab5_marks".into());
     }
     // `failed`: cases some judge failed; then each judge's own count.
-    out.push_str(",failed");
-    for judge in judges {
-        let _ = write!(out, ",{judge}_failed");
-    }
-    out.push_str(",timeouts,limits,crashes,not_run,seconds,cpu_seconds,isolated\n");
+    header.push("failed".into());
+    header.extend(judges.iter().map(|judge| format!("{judge}_failed")));
+    header.extend(
+        [
+            "timeouts",
+            "limits",
+            "crashes",
+            "not_run",
+            "seconds",
+            "cpu_seconds",
+            "isolated",
+        ]
+        .map(String::from),
+    );
     let isolated = if limits.isolation.is_sandbox() { "yes" } else { "no" };
-    for (program, summary) in programs.iter().zip(summaries) {
-        let _ = write!(out, "{},{}", csv_field(&program.name), summary.cases);
-        for judge in judges {
-            let _ = write!(out, ",{}", summary.passed.get(judge).copied().unwrap_or(0));
-        }
-        if judges.contains(&Judge::Lab5) {
-            let _ = write!(out, ",{}", summary.marks);
-        }
-        let cpu = summary.cpu_seconds.map_or(String::new(), |cpu| format!("{cpu:.3}"));
-        let _ = write!(out, ",{}", summary.failed);
-        for judge in judges {
-            let _ = write!(out, ",{}", summary.failed_by.get(judge).copied().unwrap_or(0));
-        }
-        let _ = writeln!(
-            out,
-            ",{},{},{},{},{:.3},{cpu},{isolated}",
-            summary.timeouts, summary.limits, summary.crashes, summary.not_run, summary.seconds
+    let rows = programs.iter().zip(summaries).map(|(program, summary)| {
+        let mut row = vec![Cell::text(&program.name), Cell::number(summary.cases)];
+        row.extend(
+            judges
+                .iter()
+                .map(|judge| Cell::number(summary.passed.get(judge).copied().unwrap_or(0))),
         );
-    }
-    out
+        if lab5 {
+            row.push(Cell::number(summary.marks));
+        }
+        row.push(Cell::number(summary.failed));
+        row.extend(
+            judges
+                .iter()
+                .map(|judge| Cell::number(summary.failed_by.get(judge).copied().unwrap_or(0))),
+        );
+        row.extend([
+            Cell::number(summary.timeouts),
+            Cell::number(summary.limits),
+            Cell::number(summary.crashes),
+            Cell::number(summary.not_run),
+            Cell::number(format!("{:.3}", summary.seconds)),
+            Cell::number(summary.cpu_seconds.map_or(String::new(), |cpu| format!("{cpu:.3}"))),
+            Cell::number(isolated),
+        ]);
+        row
+    });
+    let header: Vec<&str> = header.iter().map(String::as_str).collect();
+    csv_table(&header, rows)
 }
 
 /// Text as HTML or XML content or attribute: the five special characters escaped, and characters

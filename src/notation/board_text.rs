@@ -7,11 +7,11 @@ use crate::bitboard::Bitboard;
 use crate::position::Position;
 use crate::square::Square;
 
-const RESET: &str = "\x1b[0m";
-const BLACK_STYLE: &str = "\x1b[1;31m";
-const WHITE_STYLE: &str = "\x1b[1;36m";
-const MOVE_STYLE: &str = "\x1b[2;32m";
-const LAST_STYLE: &str = "\x1b[7m";
+use anstyle::{AnsiColor, Style};
+
+const BLACK_STYLE: Style = AnsiColor::Red.on_default().bold();
+const WHITE_STYLE: Style = AnsiColor::Cyan.on_default().bold();
+const MOVE_STYLE: Style = AnsiColor::Green.on_default().dimmed();
 
 /// The board with labels; `moves` are shown as `*`, `last` in upper case.
 pub fn board(position: Position, moves: Bitboard, last: Option<Square>, colour: bool) -> String {
@@ -24,15 +24,17 @@ pub fn board(position: Position, moves: Bitboard, last: Option<Square>, colour: 
                 Some(crate::color::Color::Black) => ('x', BLACK_STYLE),
                 Some(_) => ('o', WHITE_STYLE),
                 None if moves.contains(square) => ('*', MOVE_STYLE),
-                None => ('.', ""),
+                None => ('.', Style::new()),
             };
             let is_last = Some(square) == last;
             if is_last {
                 glyph = glyph.to_ascii_uppercase();
             }
             out.push(' ');
-            if colour && (!style.is_empty() || is_last) {
-                let _ = write!(out, "{style}{}{glyph}{RESET}", if is_last { LAST_STYLE } else { "" });
+            if colour && (style != Style::new() || is_last) {
+                // The last move: its disc's style, inverted.
+                let style = if is_last { style.invert() } else { style };
+                let _ = write!(out, "{style}{glyph}{style:#}");
             } else {
                 out.push(glyph);
             }

@@ -5,6 +5,7 @@
 use crate::common;
 use predicates::prelude::*;
 use serde_json::Value;
+use std::path::Path;
 
 #[test]
 fn perft_picks_the_default_side_by_the_same_rule_as_every_command() {
@@ -205,6 +206,9 @@ fn colour_codes(args: &[&str], env: &[(&str, &str)], terminal: bool) -> usize {
         .args(["play", "--black", "random", "--white", "random"])
         .args(args)
         .env_remove("NO_COLOR")
+        .env_remove("CLICOLOR")
+        .env_remove("CLICOLOR_FORCE")
+        .env_remove("CI")
         .env("TERM", "xterm")
         .envs(env.iter().copied())
         .stdin(std::process::Stdio::null());
@@ -214,7 +218,7 @@ fn colour_codes(args: &[&str], env: &[(&str, &str)], terminal: bool) -> usize {
 }
 
 #[test]
-fn colour_follows_the_terminal_no_color_term_and_the_color_option() {
+fn colour_follows_the_terminal_no_color_clicolor_term_and_the_color_option() {
     assert!(colour_codes(&[], &[], true) > 0, "a terminal gets colour");
     assert_eq!(colour_codes(&[], &[], false), 0, "a pipe does not");
     assert_eq!(colour_codes(&[], &[("NO_COLOR", "1")], true), 0, "NO_COLOR");
@@ -223,10 +227,53 @@ fn colour_follows_the_terminal_no_color_term_and_the_color_option() {
         "an empty NO_COLOR is unset"
     );
     assert_eq!(colour_codes(&[], &[("TERM", "dumb")], true), 0, "a dumb terminal");
+    // CLICOLOR and CLICOLOR_FORCE (bixense.com/clicolors), read as anstream reads them.
+    assert!(
+        colour_codes(&[], &[("CLICOLOR_FORCE", "1")], false) > 0,
+        "CLICOLOR_FORCE colours a pipe"
+    );
+    assert_eq!(colour_codes(&[], &[("CLICOLOR", "0")], true), 0, "CLICOLOR=0");
     assert_eq!(colour_codes(&["--color", "never"], &[], true), 0, "--color never");
     assert!(
         colour_codes(&["--color", "always"], &[("NO_COLOR", "1")], false) > 0,
         "--color always"
+    );
+}
+
+/// A progress bar wider than the terminal wraps; each redraw and the last clearing take all of its
+/// rows, so that the report ends on a clean screen (a narrow terminal once kept a row of every bar).
+#[test]
+fn a_progress_bar_wider_than_the_terminal_leaves_nothing_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = common::lab_cases(dir.path(), 6, 3);
+    let reference = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/lab_reference.py");
+    let (rows, cols) = (60, 40);
+    let output = common::dies_with_test(std::process::Command::new("python3"))
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/pty_run.py"))
+        .args([rows.to_string(), cols.to_string()])
+        .arg(assert_cmd::cargo::cargo_bin("othello"))
+        .arg("grade")
+        .arg(&cases)
+        // Slow enough for the bar to be drawn between cases.
+        .args(["--", "sh", "-c", "sleep 0.3; exec python3 \"$0\" \"$@\""])
+        .arg(&reference)
+        .env("TERM", "xterm")
+        .env_remove("NO_COLOR")
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stdout));
+    let written = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        written.contains("] 3/6 cases, "),
+        "the bar was never drawn: {written:?}"
+    );
+    let mut terminal = vt100::Parser::new(rows, cols, 0);
+    terminal.process(&output.stdout);
+    let screen = terminal.screen().contents();
+    assert!(screen.contains("tolerant 6/6;"), "{screen}");
+    assert!(
+        !screen.contains("[#") && !screen.contains("[.") && !screen.contains(" cases, "),
+        "a bar left on the screen:\n{screen}"
     );
 }
 
