@@ -93,6 +93,10 @@ impl Progress {
 
     pub fn tick(&self) {
         self.bar.inc(1);
+        // The last count is always shown, however soon after the one before it comes.
+        if Some(self.bar.position()) == self.bar.length() {
+            self.bar.force_draw();
+        }
     }
 
     /// Runs `print` with the bar cleared, then draws it again below what it printed.
