@@ -6,7 +6,7 @@ takes every engine move whose value is an evaluation (not exact, not a proven wi
 fits, per stage of empty squares, final disc difference ~ scale x value by least squares through
 the origin, with each stage's number of positions and its error in discs.
 
-The engine's values are discs since ESTIMATE_SCALES in src/search/engine.rs: on today's build the
+The engine's values are discs since ESTIMATE_SCALES in crates/engine/crates/engine/src/search/engine.rs: on today's build the
 scales come out near 1, which checks the calibration. The scales themselves were fitted on the raw
 evaluation, by this script with `--binary` a build of the commit just before them
 (`git log -S ESTIMATE_SCALES`).

@@ -4,22 +4,22 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::json;
 use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
+use othello_course::json;
 
 use super::display::capitalised;
 use super::output::Output;
 use super::{position_from_lab_args, write_stdout};
-use crate::color::Color;
-use crate::game::Game;
-use crate::notation::{condensed, ggf, transcript};
-use crate::position::Position;
-use crate::search::analysis::{
+use othello_core::color::Color;
+use othello_core::game::Game;
+use othello_core::notation::{condensed, ggf, transcript};
+use othello_core::position::Position;
+use othello_core::value::Value;
+use othello_engine::search::analysis::{
     AnalysedMove, Analyst, BLUNDER_DISCS, DEFAULT_DEPTH, DEFAULT_EXACT_EMPTIES, MISTAKE_DISCS, MoveValue, Settings,
     Verdict,
 };
-use crate::value::Value;
 
 #[derive(Args, Debug)]
 pub struct AnalyzeArgs {
@@ -168,7 +168,7 @@ fn target(args: &AnalyzeArgs) -> Result<Target> {
     }
     let path = Path::new(what);
     let text = if path.exists() {
-        crate::files::read_text(path)?
+        othello_plumbing::files::read_text(path)?
     } else if transcript::has_shape(what) || condensed::has_shape(what) {
         what.to_string()
     } else {
@@ -271,7 +271,7 @@ fn position_text(position: Position, moves: &[MoveValue], settings: Settings) ->
 
 fn position_json(position: Position, moves: &[MoveValue], settings: Settings) -> String {
     json::line(&json::PositionAnalysis {
-        board: crate::notation::lab_board::format(position),
+        board: othello_core::notation::lab_board::format(position),
         to_move: position.to_move.name(),
         empties: position.board.empty_count(),
         exact_empties: settings.exact_empties,
@@ -407,7 +407,7 @@ fn svg_position(position: Position, moves: &[MoveValue]) -> String {
     }
     let (black, white) = (position.black(), position.white());
     let best = moves.first().map(|m| m.value.number());
-    for square in crate::bitboard::Bitboard::FULL {
+    for square in othello_core::bitboard::Bitboard::FULL {
         let (row, col) = (square.index() / 8, square.index() % 8);
         let (cx, cy) = (left + (col as f64 + 0.5) * cell, top + (row as f64 + 0.5) * cell);
         let fill = if black.contains(square) {

@@ -9,8 +9,8 @@ use clap::{Args, Subcommand};
 use super::display::Progress;
 use super::output::Output;
 use super::write_stdout;
-use crate::search::book::Book;
-use crate::training::book::{self, BuildConfig};
+use othello_engine::search::book::Book;
+use othello_engine::training::book::{self, BuildConfig};
 
 #[derive(Args, Debug)]
 pub struct BookArgs {
@@ -118,6 +118,6 @@ fn show(args: ShowArgs) -> Result<()> {
 /// A book file, read whole (a book of millions of positions is hundreds of megabytes of text: the
 /// limit of any text file here).
 pub fn read(path: &std::path::Path) -> Result<Book> {
-    let text = crate::files::read_text(path)?;
+    let text = othello_plumbing::files::read_text(path)?;
     Book::parse(&text).with_context(|| format!("bad book {}", path.display()))
 }

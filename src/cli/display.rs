@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
-pub use crate::notation::board_text::board;
+pub use othello_core::notation::board_text::board;
 
 /// `--color WHEN`, for every command.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -209,10 +209,10 @@ pub fn counted(count: impl Into<u64>, one: &str, many: &str) -> String {
 }
 
 /// `Black` or `White`, to begin a sentence.
-pub fn capitalised(color: crate::color::Color) -> &'static str {
+pub fn capitalised(color: othello_core::color::Color) -> &'static str {
     match color {
-        crate::color::Color::Black => "Black",
-        crate::color::Color::White => "White",
+        othello_core::color::Color::Black => "Black",
+        othello_core::color::Color::White => "White",
     }
 }
 

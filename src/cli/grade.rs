@@ -11,11 +11,11 @@ use clap::Args;
 use super::display::Progress;
 use super::output::{Output, is_stdout};
 use super::{Refused, SandboxArgs};
-use crate::course::grade::{self, Case, Outcome, Program, Settings, Summary, Verdict};
-use crate::course::judge::Judge;
-use crate::course::{junit, marks, report};
-use crate::json;
-use crate::runner::{Limits, Timing};
+use othello_course::grade::{self, Case, Outcome, Program, Settings, Summary, Verdict};
+use othello_course::json;
+use othello_course::judge::Judge;
+use othello_course::{junit, marks, report};
+use othello_sandbox::{Limits, Timing};
 
 #[derive(Args, Debug)]
 #[command(after_help = "\
@@ -102,7 +102,7 @@ pub struct GradeArgs {
 /// Failing outcomes kept per program for the HTML page.
 const HTML_FAILURES: usize = 50;
 /// Students' entries larger than this are not copied for every case (the sandbox's own cap).
-const MAX_ENTRY_BYTES: u64 = crate::runner::MAX_COPIED;
+const MAX_ENTRY_BYTES: u64 = othello_sandbox::MAX_COPIED;
 
 pub fn run(args: GradeArgs) -> Result<()> {
     let cases = grade::load_cases(&args.cases)?;
@@ -114,7 +114,7 @@ pub fn run(args: GradeArgs) -> Result<()> {
     judges.dedup();
     if judges.contains(&Judge::Lab5) {
         for case in &cases {
-            crate::course::lab5::check_case(&case.args).map_err(|why| anyhow!("bad case {:?}: {why}", case.name))?;
+            othello_course::lab5::check_case(&case.args).map_err(|why| anyhow!("bad case {:?}: {why}", case.name))?;
         }
     }
     let timeout = args.timeout.unwrap_or(if judges.contains(&Judge::Lab5) {
@@ -288,12 +288,12 @@ fn programs(args: &GradeArgs) -> Result<Vec<Program>> {
                 "no program to grade: give one after `--` (othello grade CASES -- COMMAND ARGS...), or --class DIR --run TEMPLATE"
             );
         }
-        if let Some(why) = crate::runner::command_refused(&args.command) {
+        if let Some(why) = othello_sandbox::command_refused(&args.command) {
             bail!(why);
         }
         return Ok(vec![Program {
             name: args.name.clone().unwrap_or_else(|| shell_words::join(&args.command)),
-            command: crate::runner::command_line(&args.command, false),
+            command: othello_sandbox::command_line(&args.command, false),
             refused: None,
         }]);
     };
@@ -327,7 +327,7 @@ fn programs(args: &GradeArgs) -> Result<Vec<Program>> {
                 }
             };
             // One student's entry that cannot be copied is that student's failure, not the class's.
-            let too_large = match crate::runner::entry_size(&entry) {
+            let too_large = match othello_sandbox::entry_size(&entry) {
                 Ok(size) if size > MAX_ENTRY_BYTES => Some(format!(
                     "{} holds {} MB: too large to copy for every case (at most {} MB)",
                     path.display(),
@@ -349,7 +349,7 @@ fn programs(args: &GradeArgs) -> Result<Vec<Program>> {
 
 /// Checks that the program exists, as a path or in PATH.
 fn find_program(word: &str) -> Result<()> {
-    if !crate::runner::is_runnable(word) {
+    if !othello_sandbox::is_runnable(word) {
         let where_ = if word.contains('/') { "" } else { " in PATH" };
         bail!("bad argument {word:?}: no such program{where_}");
     }

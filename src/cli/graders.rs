@@ -7,8 +7,8 @@ use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
 
 use super::{Refused, write_stdout};
-use crate::course::cases::{self, Form, Lab5Mix, Options};
-use crate::course::judge::Judge;
+use othello_course::cases::{self, Form, Lab5Mix, Options};
+use othello_course::judge::Judge;
 
 #[derive(Args, Debug)]
 pub struct DiffArgs {
@@ -35,10 +35,14 @@ fn read_input(path: &Path, stdin_taken: &mut bool) -> Result<String> {
             bail!("bad argument \"-\": only one of the two outputs can come from stdin");
         }
         *stdin_taken = true;
-        let bytes = crate::files::read_limited(std::io::stdin(), Path::new("stdin"), crate::files::MAX_FILE_BYTES)?;
+        let bytes = othello_plumbing::files::read_limited(
+            std::io::stdin(),
+            Path::new("stdin"),
+            othello_plumbing::files::MAX_FILE_BYTES,
+        )?;
         return Ok(String::from_utf8_lossy(&bytes).into_owned());
     }
-    let bytes = crate::files::read_bytes(path)?;
+    let bytes = othello_plumbing::files::read_bytes(path)?;
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
@@ -146,9 +150,9 @@ pub fn run_cases(args: CasesArgs) -> Result<()> {
         .unwrap_or(Path::new("."));
     std::fs::create_dir_all(parent).with_context(|| format!("cannot create {}", parent.display()))?;
     // A set left half-written by a killed run is removed first (its name carries the run's pid).
-    crate::scratch::sweep(parent, CASES_STAGING);
+    othello_plumbing::scratch::sweep(parent, CASES_STAGING);
     let staging = tempfile::Builder::new()
-        .prefix(&crate::scratch::own_prefix(CASES_STAGING))
+        .prefix(&othello_plumbing::scratch::own_prefix(CASES_STAGING))
         .tempdir_in(parent)
         .with_context(|| format!("cannot write into {}", parent.display()))?;
     // Stopped by a signal, the half-written set goes with it.

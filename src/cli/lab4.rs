@@ -4,15 +4,15 @@
 use std::io::Write as _;
 use std::path::PathBuf;
 
-use crate::json;
 use anyhow::{Result, anyhow};
 use clap::Args;
+use othello_course::json;
 
 use super::display::counted;
 use super::matches::MatchLog;
 use super::{ClockArgs, Refused, write_stdout};
-use crate::course::moderator::{self, GameLine, Lab4Config, Lab4Tally};
-use crate::strategy::StrategySpec;
+use othello_course::moderator::{self, GameLine, Lab4Config, Lab4Tally};
+use othello_course::strategy::StrategySpec;
 
 #[derive(Args, Debug)]
 #[command(after_help = "\
@@ -31,7 +31,7 @@ pub struct Lab4Args {
     class: Option<PathBuf>,
     /// The form of the class's programs: argv, quickmove or strategy
     #[arg(long, value_name = "FORM", requires = "class", default_value = "quickmove")]
-    form: crate::programs::ProgramForm,
+    form: othello_course::programs::ProgramForm,
     /// How to start an argv student, {} standing for its file or folder
     #[arg(long, value_name = "TEMPLATE", requires = "class", default_value = "python3 {}")]
     run: String,
@@ -234,13 +234,13 @@ fn text_report(config: &Lab4Config, tally: &Lab4Tally) -> String {
 /// class's table and reports. Exit status 1 when some student's test ended on a failure or could
 /// not start.
 fn run_class(args: &Lab4Args, class: &std::path::Path) -> Result<()> {
-    use crate::course::class_report::{self, StudentTest};
+    use othello_course::class_report::{self, StudentTest};
     let members = super::class_members(class)?;
     let mut csv = args.csv.as_deref().map(super::output::Output::open).transpose()?;
     let mut html = args.html.as_deref().map(super::output::Output::open).transpose()?;
     let opponent = args.clock.prepare(&args.opponent, 2)?;
     let mut tests = Vec::new();
-    let mut rules = crate::programs::rules::Rules::for_form(args.form);
+    let mut rules = othello_course::programs::rules::Rules::for_form(args.form);
     for path in &members {
         let name = super::member_name(path);
         let player = super::member_player(path, args.form, &args.run);
@@ -252,7 +252,11 @@ fn run_class(args: &Lab4Args, class: &std::path::Path) -> Result<()> {
         });
         let test = StudentTest {
             name,
-            player: format!("{}{}", args.form.prefix(), crate::printable::name(path.as_os_str())),
+            player: format!(
+                "{}{}",
+                args.form.prefix(),
+                othello_plumbing::printable::name(path.as_os_str())
+            ),
             result,
         };
         let csv_to_stdout = args.csv.as_deref().is_some_and(super::output::is_stdout);
@@ -271,7 +275,7 @@ fn run_class(args: &Lab4Args, class: &std::path::Path) -> Result<()> {
     }
     if let Some(html) = html.take() {
         let title = format!("Lab 4: {} ({} rules)", class.display(), rules);
-        let isolation = crate::runner::isolation().describe();
+        let isolation = othello_sandbox::isolation().describe();
         html.finish(&class_report::lab4_html(&title, &tests, rules, &isolation))?;
     }
     let failed = tests

@@ -4,21 +4,21 @@ use std::path::PathBuf;
 
 use std::time::Instant;
 
-use crate::json;
 use anyhow::{Context, Result, bail};
 use clap::Args;
+use othello_course::json;
 
 use super::{Refused, position_from_lab_args, write_stdout};
-use crate::bitboard::Bitboard;
-use crate::course::lab::render::board_2d;
-use crate::eval::Eval;
-use crate::game::{Game, Status};
-use crate::notation::{input_txt, transcript};
-use crate::position::Position;
-use crate::search::Scoring;
-use crate::search::alphabeta::alphabeta;
-use crate::strategy::{MAX_DEPTH, StrategySpec};
-use crate::value::Value;
+use othello_core::bitboard::Bitboard;
+use othello_core::game::{Game, Status};
+use othello_core::notation::{input_txt, transcript};
+use othello_core::position::Position;
+use othello_core::value::Value;
+use othello_course::lab::render::board_2d;
+use othello_course::strategy::{MAX_DEPTH, StrategySpec};
+use othello_engine::eval::Eval;
+use othello_engine::search::Scoring;
+use othello_engine::search::alphabeta::alphabeta;
 
 /// Where the position comes from: seed 004's input file, a lab board and token, or the start.
 /// The deepest `best` that ends within minutes (14 plies after ten moves: 7 s; each ply about 4
@@ -59,7 +59,7 @@ impl PositionArgs {
 
     fn start(&self) -> Result<Position> {
         if let Some(path) = &self.input {
-            let text = crate::files::read_text(path)?;
+            let text = othello_plumbing::files::read_text(path)?;
             return input_txt::parse(&text).with_context(|| format!("bad input file {}", path.display()));
         }
         match &self.board {

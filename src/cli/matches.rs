@@ -2,17 +2,17 @@
 
 use std::path::PathBuf;
 
-use crate::json;
 use anyhow::Result;
 use clap::Args;
+use othello_course::json;
 
 use super::display::{Progress, counted};
 use super::output::Output;
 use super::write_stdout;
-use crate::color::Color;
-use crate::log::GameLog;
-use crate::matches::{MatchConfig, MatchReport, OpeningList, Openings, PlayedGame, SideTotals, play_match};
-use crate::strategy::StrategySpec;
+use othello_core::color::Color;
+use othello_core::log::GameLog;
+use othello_course::matches::{MatchConfig, MatchReport, OpeningList, Openings, PlayedGame, SideTotals, play_match};
+use othello_course::strategy::StrategySpec;
 
 #[derive(Args, Debug)]
 pub struct MatchArgs {
@@ -130,7 +130,7 @@ fn game_line(played: &PlayedGame, a: &str, b: &str) -> String {
     format!(
         "game {}: {black} (black) {black_discs}-{white_discs} {white} (white), {ending}; {}\n",
         played.index + 1,
-        crate::notation::transcript::format(&played.game)
+        othello_core::notation::transcript::format(&played.game)
     )
 }
 
@@ -185,7 +185,7 @@ fn text_report(report: &MatchReport) -> String {
     let openings = match &config.openings {
         Openings::Random(0) => "from the start position".to_string(),
         Openings::Random(plies) => format!("from random openings of {plies} moves, each played with both colours"),
-        Openings::Listed(list) if list.file == crate::matches::BALANCED_OPENINGS => format!(
+        Openings::Listed(list) if list.file == othello_course::matches::BALANCED_OPENINGS => format!(
             "from {} of {}{} (the two would play one game over and over; --openings 0 plays from the start), each played with both colours",
             match list.games.len() {
                 1 => "opening 1".to_string(),
@@ -212,7 +212,7 @@ fn text_report(report: &MatchReport) -> String {
             totals.ms_per_move(),
             totals.nodes_per_move()
         );
-        if let Some(usage) = crate::matches::TimeUsage::of(spec, &totals) {
+        if let Some(usage) = othello_course::matches::TimeUsage::of(spec, &totals) {
             let before = usage.before_solving.map_or(String::new(), |share| {
                 format!(" ({:.1}% before the exact result was known)", 100.0 * share)
             });

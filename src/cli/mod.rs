@@ -28,9 +28,9 @@ use std::io::{self, Write};
 use anyhow::{Context, Result, anyhow, bail};
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
-use crate::course::lab::{self, LabIllegalMove, LabRequest};
-use crate::cpu::Level;
-use crate::position::Position;
+use othello_core::cpu::Level;
+use othello_core::position::Position;
+use othello_course::lab::{self, LabIllegalMove, LabRequest};
 
 /// Exit statuses: 0 success, 1 the rules refused a well-formed request, 2 bad input.
 pub const EXIT_REFUSED: u8 = 1;
@@ -295,15 +295,15 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
     display::set_color(cli.color);
     display::set_quiet(cli.quiet);
     if let Some(path) = &cli.weights {
-        crate::patterns::set_default_weights(crate::patterns::load(path)?);
+        othello_engine::patterns::set_default_weights(othello_engine::patterns::load(path)?);
     }
     if let Some(path) = cli.book.as_ref().filter(|_| !cli.no_book) {
         let book: &'static _ = Box::leak(Box::new(book::read(path)?));
-        crate::search::book::set_default(book, cli.book_deviation as i32);
+        othello_engine::search::book::set_default(book, cli.book_deviation as i32);
     }
     let result = dispatch(cli.command);
     // What the runs' set-up left out of the sandbox, for the teacher to see.
-    for notice in crate::runner::notices() {
+    for notice in othello_sandbox::notices() {
         eprintln!("othello: {notice}");
     }
     result
@@ -506,7 +506,7 @@ fn position_from_lab_args(board: &str, token: Option<&str>) -> Result<Position> 
         if let Some(token) = token {
             bail!("bad argument {token:?}: a GGF game already says whose turn it is");
         }
-        let games = crate::notation::ggf::parse(board.trim()).map_err(|e| anyhow!("bad GGF game: {e}"))?;
+        let games = othello_core::notation::ggf::parse(board.trim()).map_err(|e| anyhow!("bad GGF game: {e}"))?;
         return match games.as_slice() {
             [one] => Ok(one.game.position()),
             _ => bail!("bad argument: {} GGF games where one was expected", games.len()),
@@ -607,8 +607,8 @@ pub struct SandboxArgs {
 impl SandboxArgs {
     /// Sets how this process runs programs and checks that the sandbox works here: a clear refusal
     /// (exit 2) naming what the kernel lacks, never a silent fallback.
-    pub fn apply(&self) -> Result<crate::runner::Isolation> {
-        use crate::runner::{Isolation, Resources};
+    pub fn apply(&self) -> Result<othello_sandbox::Isolation> {
+        use othello_sandbox::{Isolation, Resources};
         let isolation = if self.no_sandbox {
             // A stop must not leave the programs' process groups running.
             signals::install();
@@ -630,14 +630,14 @@ impl SandboxArgs {
                 );
             }
         }
-        crate::runner::set_visible(
+        othello_sandbox::set_visible(
             self.visible
                 .iter()
                 .filter_map(|p| std::path::absolute(p).ok())
                 .collect(),
         );
-        crate::runner::set_isolation(isolation);
-        crate::runner::check_isolation()?;
+        othello_sandbox::set_isolation(isolation);
+        othello_sandbox::check_isolation()?;
         Ok(isolation)
     }
 }
@@ -676,14 +676,14 @@ pub struct TimeFor {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Who {
     All,
-    Form(crate::programs::ProgramForm),
+    Form(othello_course::programs::ProgramForm),
     Nth(usize),
 }
 
 impl TimeFor {
     /// How closely it names a player (the closest setting wins), or None if it does not; a
     /// built-in strategy has no form.
-    fn fits(&self, form: Option<crate::programs::ProgramForm>, nth: usize) -> Option<u8> {
+    fn fits(&self, form: Option<othello_course::programs::ProgramForm>, nth: usize) -> Option<u8> {
         match self.who {
             Who::All => Some(0),
             Who::Form(f) if Some(f) == form => Some(1),
@@ -695,7 +695,7 @@ impl TimeFor {
 
 /// `SECONDS`, `FORM=SECONDS` or `N=SECONDS`.
 fn time_for(text: &str) -> std::result::Result<TimeFor, String> {
-    use crate::programs::ProgramForm;
+    use othello_course::programs::ProgramForm;
     let Some((who, time)) = text.split_once('=') else {
         return Ok(TimeFor {
             who: Who::All,
@@ -724,7 +724,7 @@ fn time_for(text: &str) -> std::result::Result<TimeFor, String> {
 /// The setting among `settings` that names this player most closely.
 fn closest(
     settings: &[TimeFor],
-    form: Option<crate::programs::ProgramForm>,
+    form: Option<othello_course::programs::ProgramForm>,
     nth: usize,
 ) -> Option<std::time::Duration> {
     settings
@@ -774,7 +774,7 @@ pub struct ClockArgs {
     /// import). Default: for each program, the most recent rules of its form (argv lab4-2021,
     /// quickmove lab4-2024, strategy server)
     #[arg(long, value_name = "RULES")]
-    rules: Option<crate::programs::rules::Rules>,
+    rules: Option<othello_course::programs::rules::Rules>,
     /// Carry a program's unused time over to its next move, in whole seconds, as the server's runoff
     #[arg(long)]
     runoff: bool,
@@ -788,26 +788,30 @@ pub struct ClockArgs {
 impl ClockArgs {
     /// The strategy with these times, checked that it can play at all (a program in the sandbox);
     /// `nth` is its place among the players named on the command line, from 1.
-    pub fn prepare(&self, spec: &crate::strategy::StrategySpec, nth: usize) -> Result<crate::strategy::StrategySpec> {
-        use crate::programs::ProgramForm;
-        if matches!(spec, crate::strategy::StrategySpec::Program(_)) {
+    pub fn prepare(
+        &self,
+        spec: &othello_course::strategy::StrategySpec,
+        nth: usize,
+    ) -> Result<othello_course::strategy::StrategySpec> {
+        use othello_course::programs::ProgramForm;
+        if matches!(spec, othello_course::strategy::StrategySpec::Program(_)) {
             self.sandbox.apply()?;
         }
-        if let crate::strategy::StrategySpec::Program(program) = spec {
+        if let othello_course::strategy::StrategySpec::Program(program) = spec {
             let named = self
                 .game_time
                 .iter()
                 .any(|s| s.fits(Some(program.form), nth).is_some_and(|closeness| closeness > 0));
-            if named && program.form != crate::programs::ProgramForm::QuickMove {
+            if named && program.form != othello_course::programs::ProgramForm::QuickMove {
                 bail!(
                     "bad argument --game-time: player {nth} ({spec}) is not a quickmove program, and only those have a game clock"
                 );
             }
         }
         let mut spec = spec.clone();
-        if let crate::strategy::StrategySpec::Engine { game_time, .. } = &mut spec {
+        if let othello_course::strategy::StrategySpec::Engine { game_time, .. } = &mut spec {
             *game_time = closest(&self.game_time, None, nth);
-        } else if !matches!(spec, crate::strategy::StrategySpec::Program(_))
+        } else if !matches!(spec, othello_course::strategy::StrategySpec::Program(_))
             && self.game_time.iter().any(|s| s.fits(None, nth) == Some(2))
         {
             bail!(
@@ -840,7 +844,7 @@ impl ClockArgs {
                 clock.import_time = time;
             }
         });
-        if let crate::strategy::StrategySpec::Program(program) = &spec
+        if let othello_course::strategy::StrategySpec::Program(program) = &spec
             && let (Some(max), Some(time)) = (program.rules.max_move_time(), program.clock.move_time)
             && time > max
         {
@@ -868,10 +872,10 @@ impl ClockArgs {
 
     /// The rules asked for, or the most recent rules of this player's form (lab4-2024 for a
     /// built-in strategy: the most recent course).
-    pub fn rules_for(&self, spec: &crate::strategy::StrategySpec) -> crate::programs::rules::Rules {
-        use crate::programs::rules::Rules;
+    pub fn rules_for(&self, spec: &othello_course::strategy::StrategySpec) -> othello_course::programs::rules::Rules {
+        use othello_course::programs::rules::Rules;
         self.rules.unwrap_or(match spec {
-            crate::strategy::StrategySpec::Program(program) => program.rules,
+            othello_course::strategy::StrategySpec::Program(program) => program.rules,
             _ => Rules::Lab4_2024,
         })
     }
@@ -918,28 +922,28 @@ pub(crate) fn member_entry(path: &std::path::Path) -> std::result::Result<std::p
 }
 
 /// A student's name in reports: a folder's name, a file's name without its extension, escaped
-/// for people (`crate::printable::name`: a control character or a byte that is not UTF-8 shows).
+/// for people (`othello_plumbing::printable::name`: a control character or a byte that is not UTF-8 shows).
 pub(crate) fn member_name(path: &std::path::Path) -> String {
     let name = if path.is_dir() {
         path.file_name()
     } else {
         path.file_stem()
     };
-    name.map_or_else(Default::default, crate::printable::name)
+    name.map_or_else(Default::default, othello_plumbing::printable::name)
 }
 
 /// A class member as a player of `form`: `quickmove:FILE`, `strategy:FILE`, or for argv the
 /// template with `{}` standing for the member's path (`python3 {}`).
 pub(crate) fn member_player(
     path: &std::path::Path,
-    form: crate::programs::ProgramForm,
+    form: othello_course::programs::ProgramForm,
     template: &str,
-) -> std::result::Result<crate::strategy::StrategySpec, String> {
-    use crate::programs::ProgramForm;
+) -> std::result::Result<othello_course::strategy::StrategySpec, String> {
+    use othello_course::programs::ProgramForm;
     let resolved = member_entry(path)?;
     let absolute = std::path::absolute(path).map_err(|e| e.to_string())?;
     // The text is for people (the entry's name escaped); what runs is `member`, by its bytes.
-    let shown = crate::printable::name(absolute.as_os_str());
+    let shown = othello_plumbing::printable::name(absolute.as_os_str());
     let text = match form {
         ProgramForm::Argv => {
             let quoted = shell_words::quote(&shown).into_owned();
@@ -959,9 +963,9 @@ pub(crate) fn member_player(
         }
         _ => Vec::new(),
     };
-    let spec: crate::strategy::StrategySpec = text
+    let spec: othello_course::strategy::StrategySpec = text
         .parse()
-        .map_err(|e: crate::strategy::UnknownStrategy| e.to_string())?;
+        .map_err(|e: othello_course::strategy::UnknownStrategy| e.to_string())?;
     Ok(spec.with_program(|program| program.member = Some((resolved, template))))
 }
 

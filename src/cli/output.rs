@@ -124,9 +124,9 @@ fn temporary_beside(path: &Path) -> Result<Temporary> {
     };
     // A temporary file left by a run killed by SIGKILL is removed by the next one.
     let prefix = format!(".{name}.");
-    crate::scratch::sweep(folder, &prefix);
+    othello_plumbing::scratch::sweep(folder, &prefix);
     let file = tempfile::Builder::new()
-        .prefix(&crate::scratch::own_prefix(&prefix))
+        .prefix(&othello_plumbing::scratch::own_prefix(&prefix))
         .suffix(".tmp")
         .tempfile_in(folder)
         .map_err(cannot)?;
@@ -251,9 +251,9 @@ impl Output {
 /// (links followed, hard links too).
 #[derive(Default)]
 pub struct Files {
-    inputs: Vec<(String, crate::files::Identity)>,
+    inputs: Vec<(String, othello_plumbing::files::Identity)>,
     folders: Vec<(String, PathBuf)>,
-    outputs: Vec<(String, crate::files::Identity, Option<PathBuf>)>,
+    outputs: Vec<(String, othello_plumbing::files::Identity, Option<PathBuf>)>,
 }
 
 impl Files {
@@ -263,7 +263,7 @@ impl Files {
 
     /// An input file, described as in "the training data d.txt".
     pub fn input(mut self, what: &str, path: &Path) -> Files {
-        if let Some(id) = crate::files::identity(path) {
+        if let Some(id) = othello_plumbing::files::identity(path) {
             self.inputs.push((format!("{what} {}", path.display()), id));
         }
         self
@@ -287,11 +287,11 @@ impl Files {
     /// An optional output, named by its option (`--log`).
     pub fn output(mut self, option: &str, path: Option<&Path>) -> Files {
         if let Some(path) = path.filter(|p| !is_stdout(p))
-            && let Some(id) = crate::files::identity(path)
+            && let Some(id) = othello_plumbing::files::identity(path)
         {
             let full = match &id {
-                crate::files::Identity::New(full) => Some(full.clone()),
-                crate::files::Identity::Inode(..) => fs::canonicalize(path).ok(),
+                othello_plumbing::files::Identity::New(full) => Some(full.clone()),
+                othello_plumbing::files::Identity::Inode(..) => fs::canonicalize(path).ok(),
             };
             self.outputs.push((format!("{option} {}", path.display()), id, full));
         }

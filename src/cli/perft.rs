@@ -5,8 +5,8 @@ use std::time::Instant;
 use anyhow::Result;
 use clap::Args;
 
-use crate::position::Position;
-use crate::search::perft::perft;
+use othello_core::position::Position;
+use othello_engine::search::perft::perft;
 
 /// The deepest count that ends within the hour (perft 13 of the start: 30 s; 15: most of an hour).
 const MAX_PLIES: u32 = 15;
@@ -40,7 +40,7 @@ pub fn run(args: PerftArgs) -> Result<()> {
     let start = Instant::now();
     let leaves = if super::display::progress_visible() {
         // A few hundred subtrees, each a tick: the bar moves smoothly and its estimate holds.
-        let parts = crate::search::perft::split(position.board, args.depth, 256);
+        let parts = othello_engine::search::perft::split(position.board, args.depth, 256);
         let progress = super::display::Progress::new(parts.len(), "subtrees");
         let leaves = parts
             .iter()
@@ -57,7 +57,7 @@ pub fn run(args: PerftArgs) -> Result<()> {
     };
     let seconds = start.elapsed().as_secs_f64();
     let text = if args.json {
-        crate::json::line(&crate::json::Perft {
+        othello_course::json::line(&othello_course::json::Perft {
             depth: args.depth,
             leaves,
             seconds,

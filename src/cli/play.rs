@@ -14,13 +14,13 @@ use clap::Args;
 use super::display::capitalised;
 use super::output::Output;
 use super::{display, write_stdout};
-use crate::game::{Forfeit, Game, MoveStats, Status, Turn};
-use crate::log::GameLog;
-use crate::notation::transcript;
-use crate::player::Strategy;
-use crate::search::analysis::{Analyst, MoveValue, Settings};
-use crate::square::Square;
-use crate::strategy::StrategySpec;
+use othello_core::game::{Forfeit, Game, MoveStats, Status, Turn};
+use othello_core::log::GameLog;
+use othello_core::notation::transcript;
+use othello_core::player::Strategy;
+use othello_core::square::Square;
+use othello_course::strategy::StrategySpec;
+use othello_engine::search::analysis::{Analyst, MoveValue, Settings};
 
 /// Who plays a side.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,7 +30,7 @@ pub enum Player {
 }
 
 impl FromStr for Player {
-    type Err = crate::strategy::UnknownStrategy;
+    type Err = othello_course::strategy::UnknownStrategy;
 
     fn from_str(text: &str) -> Result<Player, Self::Err> {
         if text == "human" {
@@ -163,7 +163,7 @@ pub fn run(args: PlayArgs) -> Result<()> {
         if !shown {
             let marked = match game.status() {
                 Status::ToMove(side) if players[side.index()] == Player::Human => game.position().moves(),
-                _ => crate::bitboard::Bitboard::EMPTY,
+                _ => othello_core::bitboard::Bitboard::EMPTY,
             };
             out += &display::board(game.position(), marked, game.moves().last(), colour);
             out += &moves_so_far(&game);
@@ -403,7 +403,7 @@ fn computer_turn(
     console: &mut Console,
     strategy: &mut dyn Strategy,
     game: &mut Game,
-    side: crate::color::Color,
+    side: othello_core::color::Color,
 ) -> Result<Result<String, (String, Forfeit)>> {
     let clock = Instant::now();
     let thinking = format!("{} ({side}) is thinking...\n", side.lab_char());

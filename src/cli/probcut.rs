@@ -9,10 +9,10 @@ use clap::Args;
 use super::display::Progress;
 use super::train::read_games;
 use super::write_stdout;
-use crate::board::Board;
-use crate::rng::SeededRng;
-use crate::search::engine::{Budget, Engine};
-use crate::search::probcut::{MIN_DEPTH, Observation, fit, shallow_depth};
+use othello_core::board::Board;
+use othello_core::rng::SeededRng;
+use othello_engine::search::engine::{Budget, Engine};
+use othello_engine::search::probcut::{MIN_DEPTH, Observation, fit, shallow_depth};
 
 /// Positions with fewer empties are mostly searched to the end at the deeper depths, and ProbCut
 /// is not used there in practice (the engine solves from 24 empties); more than this are openings.
@@ -67,7 +67,7 @@ pub fn run(args: ProbcutArgs) -> Result<()> {
     let progress = Progress::new(drawn.len(), "positions");
     let mut observations = Vec::new();
     let max_depth = args.depth;
-    crate::parallel::ordered(
+    othello_plumbing::parallel::ordered(
         drawn.len(),
         super::threads_or_cores(args.threads),
         |k| {
@@ -108,7 +108,7 @@ pub fn run(args: ProbcutArgs) -> Result<()> {
         report += &format!(
             "{:>2}-{:<2}   {:>4}  {:>7}  {:>5}  {:>6.2}  {:>6.2}  {:>6.2}\n",
             cell.empties,
-            cell.empties + crate::search::probcut::EMPTIES_PER_CELL - 1,
+            cell.empties + othello_engine::search::probcut::EMPTIES_PER_CELL - 1,
             cell.deep,
             shallow_depth(cell.deep),
             cell.count,

@@ -3,7 +3,7 @@
 use anyhow::{Context, Result};
 use clap::Args;
 
-use crate::protocol::{gtp, nboard};
+use othello_protocol::{gtp, nboard};
 
 #[derive(Args, Debug)]
 pub struct NboardArgs {

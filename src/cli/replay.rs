@@ -8,12 +8,12 @@ use anyhow::{Context, Result, anyhow};
 use clap::Args;
 
 use super::{display, write_stdout};
-use crate::bitboard::Bitboard;
-use crate::game::Game;
-use crate::log::GameLog;
-use crate::notation::condensed;
-use crate::notation::{ggf, transcript};
-use crate::position::Position;
+use othello_core::bitboard::Bitboard;
+use othello_core::game::Game;
+use othello_core::log::GameLog;
+use othello_core::notation::condensed;
+use othello_core::notation::{ggf, transcript};
+use othello_core::position::Position;
 
 #[derive(Args, Debug)]
 pub struct ReplayArgs {
@@ -126,11 +126,11 @@ fn board_by_board(game: &Game) -> String {
     for (number, turn) in game.turns().iter().enumerate() {
         let side = turn.side().lab_char();
         match *turn {
-            crate::game::Turn::Move { square, .. } => {
+            othello_core::game::Turn::Move { square, .. } => {
                 replay.play(square, None).expect("a checked game replays");
                 out += &format!("\nmove {}: {side} plays {square} ({})\n", number + 1, square.index());
             }
-            crate::game::Turn::Pass { .. } => {
+            othello_core::game::Turn::Pass { .. } => {
                 replay.pass().expect("a checked game replays");
                 out += &format!("\nmove {}: {side} passes\n", number + 1);
             }
@@ -144,7 +144,7 @@ fn board_by_board(game: &Game) -> String {
         let last = replay
             .moves()
             .last()
-            .filter(|_| matches!(turn, crate::game::Turn::Move { .. }));
+            .filter(|_| matches!(turn, othello_core::game::Turn::Move { .. }));
         out += &display::board(position, moves, last, false);
     }
     out
@@ -168,7 +168,7 @@ pub fn run(args: ReplayArgs) -> Result<()> {
     let text = if !path.exists() && transcript::has_shape(&word) {
         word.to_string()
     } else {
-        crate::files::read_text(path)?
+        othello_plumbing::files::read_text(path)?
     };
     let named = match plain_games(&text) {
         Some(games) => games.with_context(|| format!("bad game {}", path.display()))?,
@@ -269,7 +269,7 @@ fn write_page(args: &ReplayArgs, html: &std::path::Path) -> Result<()> {
         let text = if input.is_none() && transcript::has_shape(&word) {
             word.to_string()
         } else {
-            crate::files::read_text(path)?
+            othello_plumbing::files::read_text(path)?
         };
         let lines: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
         match plain_games(&text) {
@@ -361,8 +361,8 @@ fn summary(replayed: &Replayed) -> String {
     let passes = game.turns().len() - moves;
     format!(
         "{} (black) vs {} (white): black {black}, white {white}, {verdict}; {} and {}, all legal\n",
-        crate::printable::escape(&log.black),
-        crate::printable::escape(&log.white),
+        othello_plumbing::printable::escape(&log.black),
+        othello_plumbing::printable::escape(&log.white),
         display::counted(moves as u64, "move", "moves"),
         display::counted(passes as u64, "pass", "passes"),
     )

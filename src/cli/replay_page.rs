@@ -4,8 +4,8 @@
 
 use serde::Serialize;
 
-use crate::game::{Game, Turn};
-use crate::notation::lab_board;
+use othello_core::game::{Game, Turn};
+use othello_core::notation::lab_board;
 
 /// A game as the page shows it.
 #[derive(Serialize)]
@@ -46,7 +46,7 @@ pub fn page(title: &str, games: &[(String, String, &Game)]) -> String {
         .replace('>', "\\u003e")
         .replace('&', "\\u0026");
     TEMPLATE
-        .replace("{{title}}", &crate::course::report::escape(title))
+        .replace("{{title}}", &othello_course::report::escape(title))
         .replace("{{data}}", &data)
 }
 
@@ -69,7 +69,7 @@ fn page_game(black: &str, white: &str, game: &Game) -> PageGame {
                 position = position.play(square);
                 // Only values in discs share a scale (a seed evaluation's score does not).
                 let value = stats.and_then(|s| s.value).filter(|v| v.unit() == "discs").map(|v| {
-                    let discs = if side == crate::color::Color::Black {
+                    let discs = if side == othello_core::color::Color::Black {
                         v.number()
                     } else {
                         -v.number()

@@ -10,9 +10,9 @@ use clap::Args;
 
 use super::display::{Progress, counted};
 use super::write_stdout;
-use crate::strategy::StrategySpec;
-use crate::training::samples::{self, Existing};
-use crate::training::selfplay::{Recorded, SelfPlayConfig, SelfPlayGame, check_replay, play_game, replay_game};
+use othello_course::selfplay::samples::{self, Existing};
+use othello_course::selfplay::{Recorded, SelfPlayConfig, SelfPlayGame, check_replay, play_game, replay_game};
+use othello_course::strategy::StrategySpec;
 
 #[derive(Args, Debug)]
 pub struct SelfPlayArgs {
@@ -137,7 +137,7 @@ pub fn run(args: SelfPlayArgs) -> Result<()> {
         games,
         last,
     } = {
-        let mut lines = crate::files::Lines::new(std::io::BufReader::new(&file), &args.file);
+        let mut lines = othello_plumbing::files::Lines::new(std::io::BufReader::new(&file), &args.file);
         samples::existing(
             || Ok::<_, anyhow::Error>(lines.next_line()?.map(|(_, line)| line)),
             &header,
@@ -162,7 +162,7 @@ pub fn run(args: SelfPlayArgs) -> Result<()> {
         // Those already in the file came first, in order.
         let eligible = |index: u64| index % n == k && index < args.games && last.is_none_or(|last| index > last);
         let progress = Progress::new(total.saturating_sub(games as usize), "games");
-        let mut lines = crate::files::Lines::open(games_file)?;
+        let mut lines = othello_plumbing::files::Lines::open(games_file)?;
         loop {
             // A chunk at a time: the games file may be any size.
             let mut chunk = Vec::with_capacity(REPLAY_CHUNK);
@@ -228,7 +228,7 @@ impl Output<'_> {
         make: impl Fn(usize) -> Result<SelfPlayGame> + Sync,
     ) -> Result<()> {
         let mut failure = None;
-        crate::parallel::ordered(count, threads, make, |_, game| {
+        othello_plumbing::parallel::ordered(count, threads, make, |_, game| {
             progress.tick();
             let game = match game {
                 Ok(game) => game,
@@ -274,12 +274,12 @@ fn replay_line(path: &std::path::Path, number: usize, line: &str) -> Result<Opti
         .map(|values| values.split(',').map(recorded_value).collect::<Result<Vec<_>, _>>())
         .transpose()
         .map_err(wrong)?;
-    let moves = crate::notation::transcript::read(transcript)
+    let moves = othello_core::notation::transcript::read(transcript)
         .map_err(|error| wrong(error.to_string()))?
         .into_iter()
         .filter_map(|written| match written {
-            crate::notation::transcript::Written::Square(square) => Some(square),
-            crate::notation::transcript::Written::Pass => None,
+            othello_core::notation::transcript::Written::Square(square) => Some(square),
+            othello_core::notation::transcript::Written::Pass => None,
         })
         .collect();
     Ok(Some((index, Recorded { moves, values })))
@@ -311,7 +311,7 @@ struct Counted {
 /// Reads a games file through: how many of its games are this shard's (`index % n == k`, below
 /// `games`), refusing a bad line or indices out of order.
 fn count_replayed(path: &std::path::Path, games: u64, (k, n): (u64, u64)) -> Result<Counted> {
-    let mut lines = crate::files::Lines::open(path)?;
+    let mut lines = othello_plumbing::files::Lines::open(path)?;
     let (mut count, mut previous, mut with_values) = (0, None, false);
     while let Some((number, line)) = lines.next_line()? {
         let Some((index, game)) = replay_line(path, number, &line)? else {

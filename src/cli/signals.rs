@@ -2,7 +2,7 @@
 //! the process groups of programs run without a sandbox (sandboxes end by themselves when the grader
 //! is gone), and removes each registered temporary file, or staging folder with the files in it
 //! (kill, unlink and the directory calls are safe in a signal handler). Only SIGKILL, which nothing
-//! can catch, can leave one behind: the next run removes it (crate::scratch).
+//! can catch, can leave one behind: the next run removes it (othello_plumbing::scratch).
 
 use std::ffi::CString;
 use std::path::Path;
@@ -22,7 +22,7 @@ static INSTALL: Once = Once::new();
 
 /// Ends the run's programs and removes what is registered (no allocation: this runs in a handler).
 fn remove_all() {
-    crate::runner::kill_process_groups();
+    othello_sandbox::kill_process_groups();
     for slot in &PATHS {
         let entry = slot.load(Ordering::SeqCst);
         if entry.is_null() {

@@ -5,15 +5,15 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use crate::json;
 use anyhow::{Context, Result, anyhow};
 use clap::Args;
+use othello_course::json;
 
 use super::lookahead::PositionArgs;
 use super::{Refused, write_stdout};
-use crate::notation::obf::{self, ObfPosition};
-use crate::search::endgame::{Bounds, Solution, Solver};
-use crate::square::Square;
+use othello_core::notation::obf::{self, ObfPosition};
+use othello_core::square::Square;
+use othello_engine::search::endgame::{Bounds, Solution, Solver};
 
 #[derive(Args, Debug)]
 pub struct SolveArgs {
@@ -46,7 +46,7 @@ const LIMITED_EMPTIES: u32 = 40;
 
 /// Whether a position's exact solve ends within a second's nodes (a wipe-out at hand), however many
 /// squares are empty.
-fn ends_soon(board: crate::board::Board) -> bool {
+fn ends_soon(board: othello_core::board::Board) -> bool {
     let mut solver = Solver::new();
     solver.set_node_limit(Some(20_000_000));
     solver.solve(board).is_ok()
@@ -56,13 +56,13 @@ fn ends_soon(board: crate::board::Board) -> bool {
 struct Job {
     number: usize,
     expected: Option<ObfPosition>,
-    position: crate::position::Position,
+    position: othello_core::position::Position,
 }
 
 pub fn run(args: SolveArgs) -> Result<()> {
     let jobs = match &args.obf {
         Some(path) => {
-            let text = crate::files::read_text(path)?;
+            let text = othello_plumbing::files::read_text(path)?;
             let positions = obf::parse(&text).with_context(|| format!("bad OBF file {}", path.display()))?;
             if positions.is_empty() {
                 return Err(anyhow!("bad OBF file {}: it holds no position", path.display()));

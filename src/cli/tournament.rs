@@ -3,16 +3,16 @@
 
 use std::path::PathBuf;
 
-use crate::json;
 use anyhow::{Result, bail};
 use clap::Args;
+use othello_course::json;
 
 use super::matches::MatchLog;
 use super::output::{Output, is_stdout};
 use super::{ClockArgs, write_stdout};
-use crate::course::report::{Cell, csv_table};
-use crate::course::tournament::{self, Format, Standing, TournamentConfig};
-use crate::strategy::StrategySpec;
+use othello_course::report::{Cell, csv_table};
+use othello_course::strategy::StrategySpec;
+use othello_course::tournament::{self, Format, Standing, TournamentConfig};
 
 #[derive(Args, Debug)]
 pub struct TournamentArgs {
@@ -26,7 +26,7 @@ pub struct TournamentArgs {
     class: Option<PathBuf>,
     /// The form of the class's programs: argv, quickmove or strategy
     #[arg(long, value_name = "FORM", requires = "class", default_value = "strategy")]
-    form: crate::programs::ProgramForm,
+    form: othello_course::programs::ProgramForm,
     /// How to start an argv student, {} standing for its file or folder
     #[arg(long, value_name = "TEMPLATE", requires = "class", default_value = "python3 {}")]
     run: String,
@@ -128,7 +128,7 @@ pub fn run(args: TournamentArgs) -> Result<()> {
         .zip(&member_names)
         .map(|(player, member)| match member {
             Some(name) => name.clone(),
-            None => crate::printable::escape(&player.to_string()).into_owned(),
+            None => othello_plumbing::printable::escape(&player.to_string()).into_owned(),
         })
         .collect();
     let mut games = 0;
@@ -180,8 +180,8 @@ pub fn run(args: TournamentArgs) -> Result<()> {
         csv.finish(&text)?;
     }
     if let Some(html) = html.take() {
-        let isolation = crate::runner::isolation().describe();
-        html.finish(&crate::course::class_report::tournament_html(
+        let isolation = othello_sandbox::isolation().describe();
+        html.finish(&othello_course::class_report::tournament_html(
             "Tournament standings",
             &names,
             &standings,

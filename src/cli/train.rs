@@ -8,11 +8,11 @@ use clap::Args;
 
 use super::output::Output;
 use super::write_stdout;
-use crate::patterns::{SCALE, STAGES, Weights};
-use crate::training::network::{self, NetworkConfig, Rows};
-use crate::training::samples::parse_line;
-use crate::training::selfplay::Sample;
-use crate::training::train::{Example, Model, StageErrors, TrainConfig};
+use othello_course::selfplay::Sample;
+use othello_course::selfplay::samples::parse_line;
+use othello_engine::patterns::{SCALE, STAGES, Weights};
+use othello_engine::training::network::{self, NetworkConfig, Rows};
+use othello_engine::training::train::{Example, Model, StageErrors, TrainConfig};
 
 #[derive(Args, Debug)]
 pub struct TrainArgs {
@@ -114,12 +114,12 @@ fn shrinkage(text: &str) -> std::result::Result<f32, String> {
 /// its first error. Only a regular file is read, line by line (lines of bounded length), so an
 /// endless input cannot hang it.
 pub(crate) fn read_games(path: &std::path::Path, mut game: impl FnMut(u64, Vec<Sample>) -> Result<()>) -> Result<()> {
-    let mut lines = crate::files::Lines::open(path)?;
+    let mut lines = othello_plumbing::files::Lines::open(path)?;
     let mut current: Vec<(u64, Sample)> = Vec::new();
     while let Some((number, line)) = lines.next_line()? {
         let line = line.trim_end_matches(['\n', '\r']);
         if number == 1 {
-            if !crate::training::samples::is_header(line) {
+            if !othello_course::selfplay::samples::is_header(line) {
                 bail!("{} is not a sample file of othello selfplay", path.display());
             }
             continue;
@@ -202,10 +202,12 @@ pub fn run(args: TrainArgs) -> Result<()> {
         );
     }
     let zero = StageErrors::of(&valid, |_| 0.0);
-    let handmade = StageErrors::of(&valid, |board| crate::search::engine::static_estimate(board) as f32);
+    let handmade = StageErrors::of(&valid, |board| {
+        othello_engine::search::engine::static_estimate(board) as f32
+    });
     // The weights the program has now: the error before this round.
     let builtin = StageErrors::of(&valid, |board| {
-        crate::patterns::builtin().evaluate(board) as f32 / SCALE as f32
+        othello_engine::patterns::builtin().evaluate(board) as f32 / SCALE as f32
     });
     let (weights, fitted) = if args.network {
         fit_network(&args, &train, &held)?
@@ -258,7 +260,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
         "weights written to {}; try them with --weights {0} or engine:...:weights={0}\n",
         args.out.display()
     );
-    if !args.network && crate::patterns::default_weights().network().is_some() {
+    if !args.network && othello_engine::patterns::default_weights().network().is_some() {
         report += "the current weights' network is not in the new file (it was fitted on top of their patterns): fit one on top of these with --weights FILE train ... --network\n";
     }
     // The held-out error is against game results, whose noise (most of all in the random
@@ -287,7 +289,7 @@ fn fit_patterns(args: &TrainArgs, train: &[Example], valid: &[Example]) -> (Weig
         ..TrainConfig::default()
     };
     let mut model = if args.warm_start {
-        Model::from_weights(crate::patterns::default_weights())
+        Model::from_weights(othello_engine::patterns::default_weights())
     } else {
         Model::new()
     };
@@ -319,7 +321,7 @@ fn fit_network(args: &TrainArgs, train: &[Example], held: &[Example]) -> Result<
         epochs: args.epochs,
         ..NetworkConfig::default()
     };
-    let patterns = network::patterns_only(crate::patterns::default_weights());
+    let patterns = network::patterns_only(othello_engine::patterns::default_weights());
     let rows = Rows::of(train, &patterns, &config);
     let held_rows = Rows::of(held, &patterns, &config);
     let Some(network) = network::fit(&rows, &held_rows, &config, |pass, error| {

@@ -77,7 +77,7 @@ fn a_position_with_many_empties_gets_estimates_of_one_depth() {
     let analysis = json_of(&["analyze", "--moves", "f5d6c3", "--depth", "4", "--json"]);
     assert_eq!(analysis["to_move"], "white");
     let listed = analysis["moves"].as_array().unwrap();
-    let position = othello::notation::transcript::play(othello::Position::START, "f5d6c3")
+    let position = othello_core::notation::transcript::play(othello_core::Position::START, "f5d6c3")
         .unwrap()
         .position();
     assert_eq!(listed.len(), position.moves().count() as usize);
@@ -216,11 +216,11 @@ fn bad_games_and_positions_are_named_and_refused() {
 #[test]
 fn best_and_solve_start_from_a_transcript() {
     let moves = &GAME[..2 * 46];
-    let position = othello::notation::transcript::play(othello::Position::START, moves)
+    let position = othello_core::notation::transcript::play(othello_core::Position::START, moves)
         .unwrap()
         .position();
-    let board = othello::notation::lab_board::format(position);
-    let token = if position.to_move == othello::Color::Black {
+    let board = othello_core::notation::lab_board::format(position);
+    let token = if position.to_move == othello_core::Color::Black {
         "x"
     } else {
         "o"

@@ -5,9 +5,9 @@
 use crate::common;
 use serde_json::Value;
 
-use othello::rng::SeededRng;
-use othello::search::endgame::Solver;
-use othello::{Board, Position, Square};
+use othello_core::rng::SeededRng;
+use othello_core::{Board, Position, Square};
+use othello_engine::search::endgame::Solver;
 
 /// Exact score by visiting every line of play: the reference.
 fn exhaustive(board: Board) -> i32 {
@@ -116,9 +116,9 @@ fn null_windows_return_sound_bounds() {
     }
 }
 
-fn ffo_positions() -> Vec<othello::notation::obf::ObfPosition> {
+fn ffo_positions() -> Vec<othello_core::notation::obf::ObfPosition> {
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/ffo/fforum-40-59.obf")).unwrap();
-    othello::notation::obf::parse(&text).unwrap()
+    othello_core::notation::obf::parse(&text).unwrap()
 }
 
 // About 14 s in the test profile: kept in the suite.
@@ -215,11 +215,11 @@ fn the_engine_plays_exactly_when_it_can_solve_in_time() {
     }
     board = board.pass().play("b6".parse().unwrap());
     let exact = Solver::new().solve(board).unwrap().score;
-    let position = othello::Position {
+    let position = othello_core::Position {
         board,
-        to_move: othello::Color::White,
+        to_move: othello_core::Color::White,
     };
-    let lab_board = othello::notation::lab_board::format(position);
+    let lab_board = othello_core::notation::lab_board::format(position);
     let output = common::othello(["best", "--strategy", "engine:2000", &lab_board, "o", "--json"])
         .output()
         .unwrap();
@@ -258,7 +258,7 @@ const MOBILE: &str = ".oxxo...xooo..ox.....xo...x..ox.xo.o..o..xxx.xo..ooooxo...
 #[test]
 fn regression_positions_with_more_than_32_moves_do_not_overflow_the_move_lists() {
     assert_eq!(
-        othello::notation::lab_board::parse(MOBILE).map(|(b, w)| Board::new(b, w).moves().count()),
+        othello_core::notation::lab_board::parse(MOBILE).map(|(b, w)| Board::new(b, w).moves().count()),
         Ok(34)
     );
     common::othello(["best", "--strategy", "engine:50", MOBILE, "x"])
@@ -282,7 +282,7 @@ fn regression_near_wipe_outs_the_striding_tests_still_find_the_exact_score() {
         while position.board.empty_count() > 10 && !position.is_game_over() {
             position = position.after_forced_pass();
             let moves = position.moves();
-            let square = if position.to_move == othello::Color::Black {
+            let square = if position.to_move == othello_core::Color::Black {
                 moves
                     .squares()
                     .min_by_key(|&s| position.play(s).board.moves().count())
@@ -414,9 +414,9 @@ fn regression_12_an_unfinished_solve_stops_at_its_node_limit() {
     // The solver checked its limits only when its node count landed exactly on a multiple of
     // 4,096, which the small searches' counting mostly stepped over: a limit ran tens of thousands
     // of nodes late. FFO #40 needs 23.5 million nodes; stopped at 100,000 it must stop near there.
-    use othello::search::endgame::Solver;
-    let (black, white) = othello::notation::lab_board::parse(FFO_40).unwrap();
-    let board = othello::Position::from_discs(black, white, othello::Color::Black).board;
+    use othello_engine::search::endgame::Solver;
+    let (black, white) = othello_core::notation::lab_board::parse(FFO_40).unwrap();
+    let board = othello_core::Position::from_discs(black, white, othello_core::Color::Black).board;
     let mut solver = Solver::with_table_bits(16);
     solver.set_node_limit(Some(100_000));
     assert!(solver.solve(board).is_err());

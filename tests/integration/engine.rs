@@ -6,11 +6,11 @@ use serde_json::Value;
 
 #[test]
 fn the_engine_values_a_forced_move_instead_of_reporting_zero() {
-    use othello::search::engine::{Budget, Engine};
-    let mut rng = othello::rng::SeededRng::new(11);
+    use othello_engine::search::engine::{Budget, Engine};
+    let mut rng = othello_core::rng::SeededRng::new(11);
     let mut found = 0;
     while found < 5 {
-        let mut position = othello::Position::START;
+        let mut position = othello_core::Position::START;
         while !position.is_game_over() {
             position = position.after_forced_pass();
             if position.moves().count() == 1 && position.board.empty_count() > 24 {

@@ -230,15 +230,15 @@ fn the_lab4_preferred_move_takes_three_quarters_of_the_discs_from_random() {
 }
 
 /// Lab 5's value by visiting every line: token difference at the end, empties counting for nobody.
-fn exhaustive_tokens(board: othello::Board) -> i32 {
-    common::exhaustive(board, othello::Board::disc_difference)
+fn exhaustive_tokens(board: othello_core::Board) -> i32 {
+    common::exhaustive(board, othello_core::Board::disc_difference)
 }
 
 #[test]
 fn lab5_min_score_and_sequence_are_exact_up_to_ten_empties() {
-    let mut rng = othello::rng::SeededRng::new(55);
+    let mut rng = othello_core::rng::SeededRng::new(55);
     for i in 0..150 {
-        let mut position = othello::Position::START;
+        let mut position = othello_core::Position::START;
         let empties = 1 + (i % 10);
         while position.board.empty_count() > empties && !position.is_game_over() {
             position = position.after_forced_pass();
@@ -249,7 +249,7 @@ fn lab5_min_score_and_sequence_are_exact_up_to_ten_empties() {
             continue;
         }
         let args = [
-            othello::notation::lab_board::format(position),
+            othello_core::notation::lab_board::format(position),
             position.to_move.lab_char().to_string(),
             "--lab5".into(),
         ];
@@ -280,7 +280,7 @@ fn lab5_min_score_and_sequence_are_exact_up_to_ten_empties() {
                     board.pass()
                 }
                 index => board
-                    .try_play(othello::Square::from_index(index as u8))
+                    .try_play(othello_core::Square::from_index(index as u8))
                     .expect("a legal move"),
             };
             sign = -sign;

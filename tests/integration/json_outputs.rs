@@ -27,7 +27,7 @@ fn documented() -> BTreeSet<(String, u64)> {
 /// The (format, version) of each line of `output`, checking that they open every object and that
 /// each object follows its format's schema.
 fn formats(what: &str, output: &[u8]) -> Vec<(String, u64)> {
-    let schemas = othello::json::schemas();
+    let schemas = othello_course::json::schemas();
     let text = String::from_utf8_lossy(output);
     assert!(!text.trim().is_empty(), "{what} printed no JSON");
     text.lines()
@@ -275,7 +275,7 @@ fn every_json_output_names_its_documented_format_and_version() {
 #[test]
 fn the_documented_schemas_are_the_codes() {
     let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/schemas");
-    for (format, schema) in othello::json::schemas() {
+    for (format, schema) in othello_course::json::schemas() {
         let path = folder.join(format!("{format}.json"));
         let text = serde_json::to_string_pretty(&schema).unwrap() + "\n";
         if std::env::var_os("UPDATE_SCHEMAS").is_some() {

@@ -6,7 +6,7 @@ use crate::common;
 
 use std::path::Path;
 
-use othello::course::grade::load_cases;
+use othello_course::grade::load_cases;
 
 /// The first differing line, shown from both sides: enough to see what changed.
 fn first_difference(expected: &str, actual: &str) -> String {

@@ -3,7 +3,7 @@
 
 use crate::common;
 
-use othello::course::lab::{self, LabRequest};
+use othello_course::lab::{self, LabRequest};
 use proptest::prelude::*;
 
 const DEFAULT_BOARD: &str = "...........................ox......xo...........................";

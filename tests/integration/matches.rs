@@ -190,7 +190,7 @@ fn match_records_hold_a_line_per_game_and_the_report() {
     for (k, line) in lines[..3].iter().enumerate() {
         assert!(line.starts_with(&format!("game {}: ", k + 1)), "{line}");
         let (head, moves) = line.rsplit_once("; ").unwrap();
-        let game = othello::notation::transcript::play(othello::Position::START, moves).unwrap();
+        let game = othello_core::notation::transcript::play(othello_core::Position::START, moves).unwrap();
         let (black, white) = game.position().counts();
         assert!(head.contains(&format!(" {black}-{white} ")), "{line}");
         assert!(game.is_over());

@@ -1,7 +1,7 @@
 //! Perft from the start position against the published counts in fixtures/perft/start.txt.
 
-use othello::Board;
-use othello::search::perft::perft;
+use othello_core::Board;
+use othello_engine::search::perft::perft;
 
 fn table() -> Vec<(u32, u64)> {
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/perft/start.txt"))

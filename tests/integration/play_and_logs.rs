@@ -2,9 +2,9 @@
 
 use crate::common;
 
-use othello::game::Game;
-use othello::strategy::StrategySpec;
-use othello::{Color, Position};
+use othello_core::game::Game;
+use othello_core::{Color, Position};
+use othello_course::strategy::StrategySpec;
 use serde_json::Value;
 
 /// The moves black makes when `weighted` plays black against `greedy`, computed with the library:
@@ -17,7 +17,7 @@ fn weighted_moves_against_greedy() -> (Vec<String>, Game) {
         .turns()
         .iter()
         .filter_map(|turn| match turn {
-            othello::game::Turn::Move {
+            othello_core::game::Turn::Move {
                 side: Color::Black,
                 square,
                 ..
@@ -39,7 +39,7 @@ fn a_played_game_logs_and_replays() {
         let typed = match i % 3 {
             0 => square.clone(),
             1 => square.to_uppercase(),
-            _ => square.parse::<othello::Square>().unwrap().index().to_string(),
+            _ => square.parse::<othello_core::Square>().unwrap().index().to_string(),
         };
         input += &format!("{typed}\n");
     }
@@ -195,7 +195,7 @@ fn play_starts_from_a_transcript_and_hints_give_values() {
     let hint = stdout.lines().find(|l| l.contains("hint, best first: ")).unwrap();
     assert!(hint.contains(" discs (estimate, depth 10)"), "{hint}");
     // Every legal move, none left out.
-    let legal = othello::notation::transcript::play(othello::Position::START, "f5d6c3")
+    let legal = othello_core::notation::transcript::play(othello_core::Position::START, "f5d6c3")
         .unwrap()
         .position()
         .moves()

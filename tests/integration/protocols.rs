@@ -7,9 +7,9 @@ use crate::common;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{ChildStdin, Stdio};
 
-use othello::game::{Game, Status};
-use othello::notation::transcript;
-use othello::{Position, Square};
+use othello_core::game::{Game, Status};
+use othello_core::notation::transcript;
+use othello_core::{Position, Square};
 
 /// The first 56 moves of a game in which white must pass after black's h2 (move 57).
 const BEFORE_PASS: &str =
@@ -105,12 +105,12 @@ fn name(square: Square) -> String {
 }
 
 fn ggf(game: &Game) -> String {
-    othello::notation::ggf::format(game, "script", "othello")
+    othello_core::notation::ggf::format(game, "script", "othello")
 }
 
 /// The engine plays `engine_side` with `go`, the script the other side, from `game` to the end;
 /// every move goes to the engine as `move`, passes as `PA`. Returns the passes each way.
-fn nboard_game(engine: &mut Engine, mut game: Game, engine_side: othello::Color) -> (usize, usize) {
+fn nboard_game(engine: &mut Engine, mut game: Game, engine_side: othello_core::Color) -> (usize, usize) {
     engine.send(&format!("set game {}", ggf(&game)));
     let (mut engine_passes, mut script_passes) = (0, 0);
     while !game.is_over() {
@@ -152,16 +152,16 @@ fn an_nboard_session_plays_whole_games_with_passes_both_ways() {
     engine.send("set depth 3");
     assert_eq!(engine.line(), "set myname othello3");
     // From the start, the engine white: the whole game.
-    nboard_game(&mut engine, Game::new(Position::START), othello::Color::White);
+    nboard_game(&mut engine, Game::new(Position::START), othello_core::Color::White);
     // Where white must pass after h2: the engine passes (=== PA), then the script.
     let before = transcript::play(Position::START, BEFORE_PASS).unwrap();
     let mut after_h2 = before.clone();
     after_h2.play(Square::from_a1("h2").unwrap(), None).unwrap();
-    let (engine_passes, _) = nboard_game(&mut engine, after_h2, othello::Color::White);
+    let (engine_passes, _) = nboard_game(&mut engine, after_h2, othello_core::Color::White);
     assert_eq!(engine_passes, 1);
     // The engine black from the same position: h2 (-8) is exactly best, b2 loses by 46; after h2
     // the script, white, must pass.
-    let (_, script_passes) = nboard_game(&mut engine, before, othello::Color::Black);
+    let (_, script_passes) = nboard_game(&mut engine, before, othello_core::Color::Black);
     assert_eq!(script_passes, 1);
     engine.send("learn");
     assert_eq!(engine.line(), "learned");
@@ -200,7 +200,7 @@ fn nboard_hints_give_the_best_moves_with_values_for_the_side_to_move() {
         assert_eq!(words[5], "exact");
         let square = Square::from_a1(words[1]).unwrap();
         let child = game.position().board.play(square);
-        let solved = othello::search::endgame::Solver::new().solve(child).unwrap();
+        let solved = othello_engine::search::endgame::Solver::new().solve(child).unwrap();
         assert_eq!(words[2].parse::<f64>().unwrap(), -solved.score as f64, "{line}");
     }
     engine.send("quit");
@@ -246,8 +246,8 @@ fn a_ping_during_a_search_stops_it_and_is_answered() {
 
 /// The engine plays `engine_side` with `genmove`, the script the other with `play`; passes are
 /// `pass` both ways. Returns the passes the engine made and the script made.
-fn gtp_game(engine: &mut Engine, mut game: Game, engine_side: othello::Color) -> (usize, usize) {
-    let letter = |color: othello::Color| if color == othello::Color::Black { "b" } else { "w" };
+fn gtp_game(engine: &mut Engine, mut game: Game, engine_side: othello_core::Color) -> (usize, usize) {
+    let letter = |color: othello_core::Color| if color == othello_core::Color::Black { "b" } else { "w" };
     let (mut engine_passes, mut script_passes) = (0, 0);
     while !game.is_over() {
         let to_move = game.position().to_move;
@@ -291,31 +291,31 @@ fn a_gtp_session_plays_whole_games_with_passes_both_ways() {
     assert!(engine.answer("boardsize 19").starts_with("? unacceptable size"));
     assert_eq!(engine.answer("clear_board"), "=");
     assert_eq!(engine.answer("time_settings 1 0 0"), "=");
-    gtp_game(&mut engine, Game::new(Position::START), othello::Color::Black);
+    gtp_game(&mut engine, Game::new(Position::START), othello_core::Color::Black);
     // From the position where white must pass after h2: the script plays black's h2, the engine
     // passes for white.
     assert_eq!(engine.answer("clear_board"), "=");
     let before = transcript::play(Position::START, BEFORE_PASS).unwrap();
     for turn in before.turns() {
-        if let othello::game::Turn::Move { side, square, .. } = turn {
-            let letter = if *side == othello::Color::Black { "b" } else { "w" };
+        if let othello_core::game::Turn::Move { side, square, .. } = turn {
+            let letter = if *side == othello_core::Color::Black { "b" } else { "w" };
             assert_eq!(engine.answer(&format!("play {letter} {}", name(*square))), "=");
         }
     }
     let mut after_h2 = before.clone();
     after_h2.play(Square::from_a1("h2").unwrap(), None).unwrap();
     assert_eq!(engine.answer("play b h2"), "=");
-    let (engine_passes, _) = gtp_game(&mut engine, after_h2, othello::Color::White);
+    let (engine_passes, _) = gtp_game(&mut engine, after_h2, othello_core::Color::White);
     assert_eq!(engine_passes, 1);
     // The engine black there: it plays h2, exactly best, and the script must pass.
     assert_eq!(engine.answer("clear_board"), "=");
     for turn in before.turns() {
-        if let othello::game::Turn::Move { side, square, .. } = turn {
-            let letter = if *side == othello::Color::Black { "b" } else { "w" };
+        if let othello_core::game::Turn::Move { side, square, .. } = turn {
+            let letter = if *side == othello_core::Color::Black { "b" } else { "w" };
             assert_eq!(engine.answer(&format!("play {letter} {}", name(*square))), "=");
         }
     }
-    let (_, script_passes) = gtp_game(&mut engine, before, othello::Color::Black);
+    let (_, script_passes) = gtp_game(&mut engine, before, othello_core::Color::Black);
     assert_eq!(script_passes, 1);
     // Undo, showboard, known and unknown commands; nothing ends the session but quit.
     assert_eq!(engine.answer("undo"), "=");
@@ -337,8 +337,8 @@ fn gtp_undo_takes_back_an_implied_pass_with_the_move() {
     let mut engine = Engine::start(&["gtp"]);
     let before = transcript::play(Position::START, BEFORE_PASS).unwrap();
     for turn in before.turns() {
-        if let othello::game::Turn::Move { side, square, .. } = turn {
-            let letter = if *side == othello::Color::Black { "b" } else { "w" };
+        if let othello_core::game::Turn::Move { side, square, .. } = turn {
+            let letter = if *side == othello_core::Color::Black { "b" } else { "w" };
             assert_eq!(engine.answer(&format!("play {letter} {}", name(*square))), "=");
         }
     }
@@ -429,7 +429,7 @@ fn gtp_stops_searching_when_its_input_ends_and_answers_its_best_move() {
         .find(|l| l.starts_with("=3 "))
         .expect("an answer to genmove");
     let square = Square::from_a1(&answer[3..].to_lowercase()).unwrap();
-    let after_d3 = othello::notation::transcript::play(Position::START, "d3")
+    let after_d3 = othello_core::notation::transcript::play(Position::START, "d3")
         .unwrap()
         .position();
     assert!(after_d3.moves().contains(square), "{answer}");

@@ -4,8 +4,8 @@
 use crate::common;
 
 use common::mailbox::{Cell, Mailbox};
-use othello::rng::SeededRng;
-use othello::{Bitboard, Color, Position, Square};
+use othello_core::rng::SeededRng;
+use othello_core::{Bitboard, Color, Position, Square};
 
 fn cell_of(color: Color) -> Cell {
     match color {

@@ -1,12 +1,12 @@
 //! Alpha-beta returns exactly minimax's move and value (ties to the smallest index) on 1,000 random
 //! positions at depths 1 to 4, for every evaluation and both rules for finished games.
 
-use othello::eval::Eval;
-use othello::rng::SeededRng;
-use othello::search::alphabeta::alphabeta;
-use othello::search::minimax::minimax;
-use othello::search::{Scoring, Terminal};
-use othello::{Board, Position};
+use othello_core::rng::SeededRng;
+use othello_core::{Board, Position};
+use othello_engine::eval::Eval;
+use othello_engine::search::alphabeta::alphabeta;
+use othello_engine::search::minimax::minimax;
+use othello_engine::search::{Scoring, Terminal};
 
 /// Positions from random games at random plies, late ones included, so that passes and game ends
 /// fall inside the searches.

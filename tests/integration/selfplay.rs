@@ -73,7 +73,7 @@ fn the_data_does_not_depend_on_the_thread_count() {
     assert_eq!(games.keys().copied().collect::<Vec<_>>(), (0..6).collect::<Vec<_>>());
     // Every position line reads back, exact ones only at 10 empties or fewer.
     for line in text.lines().filter(|line| !line.starts_with('#')) {
-        let (_, sample) = othello::training::samples::parse_line(line).expect(line);
+        let (_, sample) = othello_course::selfplay::samples::parse_line(line).expect(line);
         assert!(!sample.exact || sample.board.empty_count() <= 10, "{line}");
     }
 }
@@ -200,8 +200,8 @@ fn train_fits_weights_that_load_and_reports_each_stage() {
             ))),
     );
     let bytes = std::fs::read(&weights).unwrap();
-    let loaded = othello::patterns::Weights::from_bytes(&bytes).expect("the weights load");
-    assert_eq!(loaded.stages().len(), othello::patterns::STAGES);
+    let loaded = othello_engine::patterns::Weights::from_bytes(&bytes).expect("the weights load");
+    assert_eq!(loaded.stages().len(), othello_engine::patterns::STAGES);
     // A file that is not sample data, and too little data, are refused before anything is written.
     let other = dir.path().join("other.bin");
     common::othello(["train", weights.to_str().unwrap(), "--out", other.to_str().unwrap()])
@@ -268,12 +268,12 @@ fn a_warm_start_begins_at_the_built_in_weights() {
             &[&["--epochs", "1", "--shrinkage", "1000000"], extra].concat(),
         )
         .success();
-        othello::patterns::Weights::from_bytes(&std::fs::read(out).unwrap()).expect("the weights load")
+        othello_engine::patterns::Weights::from_bytes(&std::fs::read(out).unwrap()).expect("the weights load")
     };
     let (warm, cold) = (fit("warm.bin", &["--warm-start"]), fit("cold.bin", &[]));
     // A pattern fit's file has no network: it starts at the built-in patterns alone.
-    let builtin = othello::training::network::patterns_only(othello::patterns::builtin());
-    let mut board = othello::board::Board::START;
+    let builtin = othello_engine::training::network::patterns_only(othello_engine::patterns::builtin());
+    let mut board = othello_core::board::Board::START;
     for _ in 0..40 {
         let Some(square) = board.moves().squares().last() else {
             break;
@@ -302,8 +302,8 @@ fn train_network_fits_a_network_on_top_of_the_current_patterns() {
     fit("b.bin", &[]).success();
     let bytes = std::fs::read(dir.path().join("a.bin")).unwrap();
     assert_eq!(bytes, std::fs::read(dir.path().join("b.bin")).unwrap());
-    let loaded = othello::patterns::Weights::from_bytes(&bytes).expect("the weights load");
-    let builtin = othello::training::network::patterns_only(othello::patterns::builtin());
+    let loaded = othello_engine::patterns::Weights::from_bytes(&bytes).expect("the weights load");
+    let builtin = othello_engine::training::network::patterns_only(othello_engine::patterns::builtin());
     assert!(loaded.network().is_some());
     assert!(
         loaded.stages() == builtin.stages(),
@@ -312,8 +312,8 @@ fn train_network_fits_a_network_on_top_of_the_current_patterns() {
     // Within 20-40 empties the evaluation is the patterns' and the network's value (the float
     // reference, rounded); elsewhere the patterns' alone.
     let network = loaded.network().unwrap();
-    let layout = othello::patterns::Layout::get();
-    let mut board = othello::board::Board::START;
+    let layout = othello_engine::patterns::Layout::get();
+    let mut board = othello_core::board::Board::START;
     let mut seen = 0;
     while !board.is_game_over() {
         board = match board.moves().squares().nth(1).or(board.moves().squares().next()) {
@@ -325,7 +325,7 @@ fn train_network_fits_a_network_on_top_of_the_current_patterns() {
         if (20..=40).contains(&empties) {
             let mut row = Vec::new();
             layout.row(board, |index| row.push(index));
-            let value = network.value_of_row(&row) * f64::from(othello::patterns::SCALE);
+            let value = network.value_of_row(&row) * f64::from(othello_engine::patterns::SCALE);
             assert!(
                 value != 0.0 && (f64::from(added) - value).abs() <= 1.0,
                 "{added} against {value}"
@@ -617,7 +617,7 @@ fn a_file_is_continued_only_with_the_weights_that_made_it() {
         .next()
         .unwrap()
         .to_string();
-    let fingerprint = othello::patterns::builtin().fingerprint();
+    let fingerprint = othello_engine::patterns::builtin().fingerprint();
     assert!(
         header.contains(&format!("player=engine:nodes=300 weights={fingerprint:016x} ")),
         "{header}"

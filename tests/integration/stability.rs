@@ -1,9 +1,9 @@
 //! Stable discs are sound: on random late positions, no disc counted stable is ever flipped in any
 //! continuation of the game (checked exhaustively).
 
-use othello::rng::SeededRng;
-use othello::stability::stable_discs;
-use othello::{Board, Position};
+use othello_core::rng::SeededRng;
+use othello_core::{Board, Position};
+use othello_engine::stability::stable_discs;
 
 /// The discs of the side to move at the root (`root_player`) that some continuation flips.
 fn ever_flipped(board: Board, root_player_to_move: bool, flipped: &mut u64) {

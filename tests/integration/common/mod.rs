@@ -78,7 +78,7 @@ impl Drop for Running {
 
 /// The exact value of `board` for its side to move by visiting every line of play, with `final_score`
 /// valuing finished games: the reference the solvers are checked against.
-pub fn exhaustive(board: othello::Board, final_score: fn(othello::Board) -> i32) -> i32 {
+pub fn exhaustive(board: othello_core::Board, final_score: fn(othello_core::Board) -> i32) -> i32 {
     let moves = board.moves();
     if moves.is_empty() {
         return if board.opponent_moves().is_empty() {
