@@ -198,26 +198,12 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::player::Decision;
+    use crate::player::RandomStrategy;
     use crate::rng::SeededRng;
-
-    /// A legal move drawn at random, as the course's random player plays.
-    struct Random(SeededRng);
-
-    impl Strategy for Random {
-        fn choose(&mut self, position: Position) -> Result<Decision, Failed> {
-            Ok(Decision {
-                square: self.0.pick_square(position.moves()),
-                value: None,
-                nodes: 0,
-                time: None,
-            })
-        }
-    }
 
     #[test]
     fn undo_restores_every_earlier_position() {
-        let (mut black, mut white) = (Random(SeededRng::new(1)), Random(SeededRng::new(2)));
+        let (mut black, mut white) = (RandomStrategy(SeededRng::new(1)), RandomStrategy(SeededRng::new(2)));
         let mut game = Game::new(Position::START);
         let mut history = vec![game.position()];
         while game.step(&mut [&mut black, &mut white]).unwrap() {

@@ -95,3 +95,17 @@ impl From<Failure> for Failed {
 pub trait Strategy: Send {
     fn choose(&mut self, position: Position) -> Result<Decision, Failed>;
 }
+
+/// A legal move drawn at random, as the course's random player plays: reproducible from its seed.
+pub struct RandomStrategy(pub crate::rng::SeededRng);
+
+impl Strategy for RandomStrategy {
+    fn choose(&mut self, position: Position) -> Result<Decision, Failed> {
+        Ok(Decision {
+            square: self.0.pick_square(position.moves()),
+            value: None,
+            nodes: 0,
+            time: None,
+        })
+    }
+}

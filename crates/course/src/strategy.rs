@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use crate::programs::{ProgramForm, ProgramPlayer, ProgramSpec};
 use othello_core::board::Board;
-use othello_core::player::{Decision, Failed, Failure, Strategy};
+use othello_core::player::{Decision, Failed, Failure, RandomStrategy, Strategy};
 use othello_core::position::Position;
 use othello_core::rng::SeededRng;
 use othello_core::square::Square;
@@ -431,19 +431,6 @@ impl Strategy for PreferredStrategy {
             square,
             value: None,
             nodes: position.moves().count() as u64,
-            time: None,
-        })
-    }
-}
-
-struct RandomStrategy(SeededRng);
-
-impl Strategy for RandomStrategy {
-    fn choose(&mut self, position: Position) -> Result<Decision, Failed> {
-        Ok(Decision {
-            square: self.0.pick_square(position.moves()),
-            value: None,
-            nodes: 0,
             time: None,
         })
     }
