@@ -64,13 +64,13 @@ enum Target {
     Game { game: Game, black: String, white: String },
 }
 
-pub fn run(args: AnalyzeArgs) -> Result<()> {
+pub fn run(args: AnalyzeArgs, engine: &othello_engine::settings::EngineSettings) -> Result<()> {
     let target = target(&args)?;
     let settings = Settings {
         exact_empties: args.exact_empties,
         depth: args.depth,
     };
-    let mut analyst = Analyst::new(settings);
+    let mut analyst = Analyst::new(settings, engine);
     analyst.set_threads(super::threads_or_cores(args.threads));
     match target {
         Target::Position(position) => {

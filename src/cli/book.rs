@@ -58,20 +58,21 @@ struct ShowArgs {
     position: super::lookahead::PositionArgs,
 }
 
-pub fn run(args: BookArgs) -> Result<()> {
+pub fn run(args: BookArgs, engine: &othello_engine::settings::EngineSettings) -> Result<()> {
     match args.command {
-        BookCommand::Build(args) => build(args),
+        BookCommand::Build(args) => build(args, engine),
         BookCommand::Show(args) => show(args),
     }
 }
 
-fn build(args: BuildArgs) -> Result<()> {
+fn build(args: BuildArgs, engine: &othello_engine::settings::EngineSettings) -> Result<()> {
     let mut output = Output::open(&args.out)?;
     let config = BuildConfig {
         plies: args.plies,
         depth: args.depth,
         width: args.width as i32,
         positions: args.positions as usize,
+        engine: *engine,
     };
     let progress = Progress::new(args.plies as usize, "plies");
     let mut error = None;

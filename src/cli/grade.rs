@@ -149,12 +149,12 @@ pub fn run(args: GradeArgs) -> Result<()> {
         time: timeout,
         timing: Timing::Cpu,
         stdout: args.output_limit as usize,
-        isolation,
+        isolation: isolation.clone(),
         ..Limits::default()
     };
     let settings = Settings {
         judges: judges.clone(),
-        limits,
+        limits: limits.clone(),
         jobs: super::threads_or_cores(args.jobs),
         differences: args.differences as usize,
         stderr_lines: 8,

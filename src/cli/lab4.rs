@@ -78,7 +78,12 @@ const PROGRESS_EVERY: u32 = 25;
 impl Lab4Args {
     /// The test of `player` against `opponent` (both prepared), by the player's rules unless the
     /// options say otherwise.
-    fn config(&self, player: StrategySpec, opponent: StrategySpec) -> Lab4Config {
+    fn config(
+        &self,
+        player: StrategySpec,
+        opponent: StrategySpec,
+        engine: &othello_engine::settings::EngineSettings,
+    ) -> Lab4Config {
         let rules = self.clock.rules_for(&player);
         Lab4Config {
             opponent,
@@ -89,11 +94,12 @@ impl Lab4Args {
             stop_on_failure: !self.forfeit,
             worst: self.worst.unwrap_or(rules.worst()) as usize,
             threads: self.threads as usize,
+            engine: *engine,
         }
     }
 }
 
-pub fn run(args: Lab4Args) -> Result<()> {
+pub fn run(args: Lab4Args, engine: &othello_engine::settings::EngineSettings) -> Result<()> {
     let mut files = super::output::Files::new()
         .inputs("the player's file", args.player.iter().flat_map(StrategySpec::files))
         .inputs("the opponent's file", args.opponent.files());
@@ -107,12 +113,12 @@ pub fn run(args: Lab4Args) -> Result<()> {
         .output("--log", args.log.as_deref())
         .check()?;
     if let Some(class) = &args.class {
-        return run_class(&args, class);
+        return run_class(&args, class, engine);
     }
     let player = args
         .clock
         .prepare(args.player.as_ref().expect("clap requires a player or --class"), 1)?;
-    let config = args.config(player, args.clock.prepare(&args.opponent, 2)?);
+    let config = args.config(player, args.clock.prepare(&args.opponent, 2)?, engine);
     let mut log = MatchLog::open(args.log.as_deref())?;
     let (player, opponent) = (config.player.to_string(), config.opponent.to_string());
     let progress = super::display::Progress::new(config.games as usize, "games");
@@ -233,7 +239,11 @@ fn text_report(config: &Lab4Config, tally: &Lab4Tally) -> String {
 /// Every student of a class folder takes the test in turn; a line each as it finishes, then the
 /// class's table and reports. Exit status 1 when some student's test ended on a failure or could
 /// not start.
-fn run_class(args: &Lab4Args, class: &std::path::Path) -> Result<()> {
+fn run_class(
+    args: &Lab4Args,
+    class: &std::path::Path,
+    engine: &othello_engine::settings::EngineSettings,
+) -> Result<()> {
     use othello_course::class_report::{self, StudentTest};
     let members = super::class_members(class)?;
     let mut csv = args.csv.as_deref().map(super::output::Output::open).transpose()?;
@@ -246,7 +256,7 @@ fn run_class(args: &Lab4Args, class: &std::path::Path) -> Result<()> {
         let player = super::member_player(path, args.form, &args.run);
         let result = player.and_then(|spec| {
             let player = args.clock.prepare(&spec, 1).map_err(|e| e.to_string())?;
-            let config = args.config(player, opponent.clone());
+            let config = args.config(player, opponent.clone(), engine);
             rules = config.rules;
             Ok(moderator::run(&config, |_, _| {}))
         });
@@ -275,7 +285,7 @@ fn run_class(args: &Lab4Args, class: &std::path::Path) -> Result<()> {
     }
     if let Some(html) = html.take() {
         let title = format!("Lab 4: {} ({} rules)", class.display(), rules);
-        let isolation = othello_sandbox::isolation().describe();
+        let isolation = args.clock.isolation().describe();
         html.finish(&class_report::lab4_html(&title, &tests, rules, &isolation))?;
     }
     let failed = tests

@@ -92,7 +92,7 @@ pub struct BestArgs {
     clock: super::ClockArgs,
 }
 
-pub fn run_best(args: BestArgs) -> Result<()> {
+pub fn run_best(args: BestArgs, engine: &othello_engine::settings::EngineSettings) -> Result<()> {
     let eval = args.eval.unwrap_or(Eval::Discs);
     let position = args.position.position()?;
     let side = position.to_move;
@@ -106,7 +106,7 @@ pub fn run_best(args: BestArgs) -> Result<()> {
             let spec = args.clock.prepare(spec, 1)?;
             let _ticker = super::display::Ticker::new(format!("{spec} thinking"));
             let decision = spec
-                .build(0)
+                .build(0, engine)
                 .choose(position)
                 .map_err(|failed| Refused(anyhow::anyhow!("{spec} gave no move: {}", failed.describe())))?;
             (Some(decision.square), decision.value, decision.nodes, spec.to_string())
@@ -189,7 +189,7 @@ pub struct FullGameArgs {
     json: bool,
 }
 
-pub fn run_fullgame(args: FullGameArgs) -> Result<()> {
+pub fn run_fullgame(args: FullGameArgs, engine: &othello_engine::settings::EngineSettings) -> Result<()> {
     let start = args.position.position()?;
     super::within_reach(
         "--depth",
@@ -199,7 +199,7 @@ pub fn run_fullgame(args: FullGameArgs) -> Result<()> {
         "a game at 12 takes under a minute here",
     )?;
     let spec = StrategySpec::Lookahead { depth: args.depth };
-    let (mut black, mut white) = (spec.build(0), spec.build(0));
+    let (mut black, mut white) = (spec.build(0, engine), spec.build(0, engine));
     let mut game = Game::new(start);
     let ticker = super::display::Ticker::new(format!("playing lookahead {} against itself", args.depth));
     game.play_out(&mut [black.as_mut(), white.as_mut()])

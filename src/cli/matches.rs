@@ -58,7 +58,7 @@ pub struct MatchArgs {
     clock: super::ClockArgs,
 }
 
-pub fn run(args: MatchArgs) -> Result<()> {
+pub fn run(args: MatchArgs, engine: &othello_engine::settings::EngineSettings) -> Result<()> {
     let deterministic = args.a.is_deterministic() && args.b.is_deterministic();
     let openings = match &args.opening_file {
         None if args.openings.is_none() && deterministic => {
@@ -76,6 +76,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
         games: args.games,
         seed: args.seed,
         openings,
+        engine: *engine,
     };
     super::output::Files::new()
         .inputs(

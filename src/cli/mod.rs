@@ -31,6 +31,7 @@ use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use othello_core::cpu::Level;
 use othello_core::position::Position;
 use othello_course::lab::{self, LabIllegalMove, LabRequest};
+use othello_engine::settings::EngineSettings;
 
 /// Exit statuses: 0 success, 1 the rules refused a well-formed request, 2 bad input.
 pub const EXIT_REFUSED: u8 = 1;
@@ -294,14 +295,15 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
     };
     display::set_color(cli.color);
     display::set_quiet(cli.quiet);
-    if let Some(path) = &cli.weights {
-        othello_engine::patterns::set_default_weights(othello_engine::patterns::load(path)?);
-    }
-    if let Some(path) = cli.book.as_ref().filter(|_| !cli.no_book) {
-        let book: &'static _ = Box::leak(Box::new(book::read(path)?));
-        othello_engine::search::book::set_default(book, cli.book_deviation as i32);
-    }
-    let result = dispatch(cli.command);
+    let engine = EngineSettings {
+        weights: cli.weights.as_deref().map(othello_engine::patterns::load).transpose()?,
+        book: match cli.book.as_ref().filter(|_| !cli.no_book) {
+            // Kept for the process's life, as every engine built from these settings holds it.
+            Some(path) => Some((&*Box::leak(Box::new(book::read(path)?)), cli.book_deviation as i32)),
+            None => None,
+        },
+    };
+    let result = dispatch(cli.command, &engine);
     // What the runs' set-up left out of the sandbox, for the teacher to see.
     for notice in othello_sandbox::notices() {
         eprintln!("othello: {notice}");
@@ -309,27 +311,28 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
     result
 }
 
-fn dispatch(command: Command) -> Result<()> {
+/// Runs a command; `engine` is what the global options give every engine it builds.
+fn dispatch(command: Command, engine: &EngineSettings) -> Result<()> {
     match command {
-        Command::Analyze(args) => analyze::run(args),
-        Command::Book(args) => book::run(args),
-        Command::Best(args) => lookahead::run_best(args),
+        Command::Analyze(args) => analyze::run(args, engine),
+        Command::Book(args) => book::run(args, engine),
+        Command::Best(args) => lookahead::run_best(args, engine),
         Command::Cases(args) => graders::run_cases(args),
         Command::Diff(args) => graders::run_diff(args),
-        Command::Fullgame(args) => lookahead::run_fullgame(args),
+        Command::Fullgame(args) => lookahead::run_fullgame(args, engine),
         Command::Grade(args) => grade::run(args),
-        Command::Gtp(args) => protocols::run_gtp(args),
-        Command::Nboard(args) => protocols::run_nboard(args),
-        Command::Lab4(args) => lab4::run(args),
-        Command::Match(args) => matches::run(args),
+        Command::Gtp(args) => protocols::run_gtp(args, engine),
+        Command::Nboard(args) => protocols::run_nboard(args, engine),
+        Command::Lab4(args) => lab4::run(args, engine),
+        Command::Match(args) => matches::run(args, engine),
         Command::Perft(args) => perft::run(args),
-        Command::Play(args) => play::run(args),
+        Command::Play(args) => play::run(args, engine),
         Command::Replay(args) => replay::run(args),
-        Command::Selfplay(args) => selfplay::run(args),
-        Command::Solve(args) => solve::run(args),
-        Command::Tournament(args) => tournament::run(args),
-        Command::Train(args) => train::run(args),
-        Command::Probcut(args) => probcut::run(args),
+        Command::Selfplay(args) => selfplay::run(args, engine),
+        Command::Solve(args) => solve::run(args, engine),
+        Command::Tournament(args) => tournament::run(args, engine),
+        Command::Train(args) => train::run(args, engine),
+        Command::Probcut(args) => probcut::run(args, engine),
         Command::Completions(args) => {
             let mut text = Vec::new();
             clap_complete::generate(args.shell, &mut root_command(), "othello", &mut text);
@@ -605,23 +608,30 @@ pub struct SandboxArgs {
 }
 
 impl SandboxArgs {
-    /// Sets how this process runs programs and checks that the sandbox works here: a clear refusal
-    /// (exit 2) naming what the kernel lacks, never a silent fallback.
-    pub fn apply(&self) -> Result<othello_sandbox::Isolation> {
+    /// How programs are to run, as the options say (for reports; [`SandboxArgs::apply`] before
+    /// running any).
+    pub fn isolation(&self) -> othello_sandbox::Isolation {
         use othello_sandbox::{Isolation, Resources};
-        let isolation = if self.no_sandbox {
-            // A stop must not leave the programs' process groups running.
-            signals::install();
-            Isolation::ProcessGroup
-        } else {
-            Isolation::Sandbox(Resources {
-                memory: self.memory_limit,
-                file_size: self.file_size_limit,
-                open_files: self.open_files,
-                processes: self.processes,
-                whole_run: !self.per_process_limits,
-            })
-        };
+        if self.no_sandbox {
+            return Isolation::ProcessGroup;
+        }
+        Isolation::Sandbox(Resources {
+            memory: self.memory_limit,
+            file_size: self.file_size_limit,
+            open_files: self.open_files,
+            processes: self.processes,
+            whole_run: !self.per_process_limits,
+            visible: self
+                .visible
+                .iter()
+                .filter_map(|p| std::path::absolute(p).ok())
+                .collect(),
+        })
+    }
+
+    /// How programs run, checked to work here: a clear refusal (exit 2) naming what the kernel
+    /// lacks, never a silent fallback.
+    pub fn apply(&self) -> Result<othello_sandbox::Isolation> {
         for path in &self.visible {
             if !path.exists() {
                 bail!(
@@ -630,14 +640,12 @@ impl SandboxArgs {
                 );
             }
         }
-        othello_sandbox::set_visible(
-            self.visible
-                .iter()
-                .filter_map(|p| std::path::absolute(p).ok())
-                .collect(),
-        );
-        othello_sandbox::set_isolation(isolation);
-        othello_sandbox::check_isolation()?;
+        let isolation = self.isolation();
+        if !isolation.is_sandbox() {
+            // A stop must not leave the programs' process groups running.
+            signals::install();
+        }
+        isolation.check()?;
         Ok(isolation)
     }
 }
@@ -794,9 +802,10 @@ impl ClockArgs {
         nth: usize,
     ) -> Result<othello_course::strategy::StrategySpec> {
         use othello_course::programs::ProgramForm;
-        if matches!(spec, othello_course::strategy::StrategySpec::Program(_)) {
-            self.sandbox.apply()?;
-        }
+        let isolation = match spec {
+            othello_course::strategy::StrategySpec::Program(_) => self.sandbox.apply()?,
+            _ => self.sandbox.isolation(),
+        };
         if let othello_course::strategy::StrategySpec::Program(program) = spec {
             let named = self
                 .game_time
@@ -819,6 +828,7 @@ impl ClockArgs {
             );
         }
         let spec = spec.with_program(|program| {
+            program.isolation = isolation;
             if let Some(rules) = self.rules {
                 program.rules = rules;
             }
@@ -857,6 +867,11 @@ impl ClockArgs {
         }
         spec.check()?;
         Ok(spec)
+    }
+
+    /// How the programs run, as the options say: what reports name.
+    pub fn isolation(&self) -> othello_sandbox::Isolation {
+        self.sandbox.isolation()
     }
 
     /// Refuses what would give a class's students more than their own entry: `--whole-folder` on

@@ -108,7 +108,7 @@ impl Console {
     }
 }
 
-pub fn run(args: PlayArgs) -> Result<()> {
+pub fn run(args: PlayArgs, engine: &othello_engine::settings::EngineSettings) -> Result<()> {
     let prepared = |player: &Player, nth: usize| -> Result<Player> {
         Ok(match player {
             Player::Computer(spec) => Player::Computer(args.clock.prepare(spec, nth)?),
@@ -137,7 +137,7 @@ pub fn run(args: PlayArgs) -> Result<()> {
         .zip([args.seed, args.seed.wrapping_add(1)])
         .map(|(player, seed)| match player {
             Player::Human => None,
-            Player::Computer(spec) => Some(spec.build(seed)),
+            Player::Computer(spec) => Some(spec.build(seed, engine)),
         })
         .collect();
     let colour = display::colour_stdout();
@@ -213,6 +213,7 @@ pub fn run(args: PlayArgs) -> Result<()> {
                     players: &players,
                     redo: &mut redo,
                     analyst: &mut analyst,
+                    engine,
                     out: &mut out,
                     shown: &mut shown,
                 };
@@ -323,8 +324,9 @@ struct Prompt<'a> {
     players: &'a [Player; 2],
     /// Turns undone, the latest undone last: what `redo` plays again.
     redo: &'a mut Vec<Turn>,
-    /// Made at the first hint.
+    /// Made at the first hint, of these settings.
     analyst: &'a mut Option<Analyst>,
+    engine: &'a othello_engine::settings::EngineSettings,
     /// What to show next.
     out: &'a mut String,
     /// Whether the board has been shown since it last changed.
@@ -345,6 +347,7 @@ fn typed(line: &str, prompt: Prompt, console: &mut Console) -> Result<Typed> {
         players,
         redo,
         analyst,
+        engine,
         out,
         shown,
     } = prompt;
@@ -354,7 +357,7 @@ fn typed(line: &str, prompt: Prompt, console: &mut Console) -> Result<Typed> {
         "help" | "?" => *out += HELP,
         "hint" => {
             console.show(&std::mem::take(out))?;
-            let analyst = analyst.get_or_insert_with(|| Analyst::new(Settings::default()));
+            let analyst = analyst.get_or_insert_with(|| Analyst::new(Settings::default(), engine));
             let board = game.position().board;
             let moves = with_notice(console, "thinking...\n", || analyst.moves(board))?;
             *out += &hint_text(&moves);

@@ -11,7 +11,7 @@ use super::train::read_games;
 use super::write_stdout;
 use othello_core::board::Board;
 use othello_core::rng::SeededRng;
-use othello_engine::search::engine::{Budget, Engine};
+use othello_engine::search::engine::{Budget, Engine, EngineStyle};
 use othello_engine::search::probcut::{MIN_DEPTH, Observation, fit, shallow_depth};
 
 /// Positions with fewer empties are mostly searched to the end at the deeper depths, and ProbCut
@@ -36,7 +36,7 @@ pub struct ProbcutArgs {
     threads: Option<u32>,
 }
 
-pub fn run(args: ProbcutArgs) -> Result<()> {
+pub fn run(args: ProbcutArgs, engine: &othello_engine::settings::EngineSettings) -> Result<()> {
     // Reservoir sampling: the same positions for a seed, in memory bounded by --positions.
     let wanted = args.positions as usize;
     let mut rng = SeededRng::new(args.seed);
@@ -72,7 +72,7 @@ pub fn run(args: ProbcutArgs) -> Result<()> {
         super::threads_or_cores(args.threads),
         |k| {
             let board = drawn[k];
-            let mut engine = Engine::with_budget(Budget::Depth(max_depth));
+            let mut engine = Engine::with_style(Budget::Depth(max_depth), EngineStyle::default(), engine);
             let values = if board.moves().is_empty() {
                 Vec::new()
             } else {

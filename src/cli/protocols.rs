@@ -22,13 +22,14 @@ pub struct GtpArgs {
     threads: Option<u32>,
 }
 
-pub fn run_nboard(args: NboardArgs) -> Result<()> {
+pub fn run_nboard(args: NboardArgs, engine: &othello_engine::settings::EngineSettings) -> Result<()> {
     let input = std::io::BufReader::new(std::io::stdin());
-    nboard::run(input, std::io::stdout(), super::threads_or_cores(args.threads)).context("cannot write to stdout")
+    nboard::run(input, std::io::stdout(), super::threads_or_cores(args.threads), *engine)
+        .context("cannot write to stdout")
 }
 
-pub fn run_gtp(args: GtpArgs) -> Result<()> {
+pub fn run_gtp(args: GtpArgs, engine: &othello_engine::settings::EngineSettings) -> Result<()> {
     let input = std::io::BufReader::new(std::io::stdin());
     let threads = super::threads_or_cores(args.threads);
-    gtp::run(input, std::io::stdout(), args.move_time, threads).context("cannot write to stdout")
+    gtp::run(input, std::io::stdout(), args.move_time, threads, *engine).context("cannot write to stdout")
 }

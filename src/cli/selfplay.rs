@@ -76,7 +76,7 @@ fn plies(text: &str) -> Result<(u32, u32), String> {
     }
 }
 
-pub fn run(args: SelfPlayArgs) -> Result<()> {
+pub fn run(args: SelfPlayArgs, engine: &othello_engine::settings::EngineSettings) -> Result<()> {
     if !args.player.is_reproducible() {
         bail!(
             "--player {}: its games depend on the machine; use a reproducible strategy such as engine:nodes=20000",
@@ -109,6 +109,7 @@ pub fn run(args: SelfPlayArgs) -> Result<()> {
             )
         }),
         recorded_values: replayed.is_some_and(|counted| counted.with_values),
+        engine: *engine,
     };
     let replayed = replayed.map(|counted| counted.games);
     let (k, n) = args.shard;

@@ -1,6 +1,7 @@
 //! `othello solve`: exact endgame scores, best moves and principal variations, for one position or
 //! every position of an OBF file (checked against the file's own answers).
 
+use othello_engine::settings::EngineSettings;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -46,8 +47,9 @@ const LIMITED_EMPTIES: u32 = 40;
 
 /// Whether a position's exact solve ends within a second's nodes (a wipe-out at hand), however many
 /// squares are empty.
-fn ends_soon(board: othello_core::board::Board) -> bool {
+fn ends_soon(board: othello_core::board::Board, engine: &EngineSettings) -> bool {
     let mut solver = Solver::new();
+    solver.set_weights(engine.weights());
     solver.set_node_limit(Some(20_000_000));
     solver.solve(board).is_ok()
 }
@@ -59,7 +61,7 @@ struct Job {
     position: othello_core::position::Position,
 }
 
-pub fn run(args: SolveArgs) -> Result<()> {
+pub fn run(args: SolveArgs, engine: &EngineSettings) -> Result<()> {
     let jobs = match &args.obf {
         Some(path) => {
             let text = othello_plumbing::files::read_text(path)?;
@@ -79,7 +81,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         }
         None => {
             let position = args.position.position()?;
-            if position.board.empty_count() > LIMITED_EMPTIES && !ends_soon(position.board) {
+            if position.board.empty_count() > LIMITED_EMPTIES && !ends_soon(position.board, engine) {
                 return Err(anyhow!(
                     "the position has {} empty squares: no time limit would see an exact solve end; give a position with at most {LIMITED_EMPTIES} (or use othello analyze for an estimate)",
                     position.board.empty_count()
@@ -101,6 +103,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
     };
     let limit = args.time_limit;
     let mut solver = Solver::new();
+    solver.set_weights(engine.weights());
     solver.set_threads(super::threads_or_cores(args.threads));
     let mut totals = Totals::default();
     let single = args.obf.is_none();

@@ -62,7 +62,7 @@ pub struct TournamentArgs {
     clock: ClockArgs,
 }
 
-pub fn run(args: TournamentArgs) -> Result<()> {
+pub fn run(args: TournamentArgs, engine: &othello_engine::settings::EngineSettings) -> Result<()> {
     if args.json && args.csv.as_deref().is_some_and(is_stdout) {
         bail!("bad argument \"-\": --json already writes to stdout");
     }
@@ -118,6 +118,7 @@ pub fn run(args: TournamentArgs) -> Result<()> {
         seed: args.seed,
         opening_plies: args.openings,
         threads: super::threads_or_cores(args.threads),
+        engine: *engine,
     };
     let mut log = MatchLog::open(args.log.as_deref())?;
     let mut csv = args.csv.as_deref().map(Output::open).transpose()?;
@@ -180,7 +181,7 @@ pub fn run(args: TournamentArgs) -> Result<()> {
         csv.finish(&text)?;
     }
     if let Some(html) = html.take() {
-        let isolation = othello_sandbox::isolation().describe();
+        let isolation = args.clock.isolation().describe();
         html.finish(&othello_course::class_report::tournament_html(
             "Tournament standings",
             &names,

@@ -173,7 +173,7 @@ fn read(
     })
 }
 
-pub fn run(args: TrainArgs) -> Result<()> {
+pub fn run(args: TrainArgs, engine: &othello_engine::settings::EngineSettings) -> Result<()> {
     super::output::Files::new()
         .inputs("the training data", &args.files)
         .output("--out", Some(&args.out))
@@ -210,9 +210,9 @@ pub fn run(args: TrainArgs) -> Result<()> {
         othello_engine::patterns::builtin().evaluate(board) as f32 / SCALE as f32
     });
     let (weights, fitted) = if args.network {
-        fit_network(&args, &train, &held)?
+        fit_network(&args, &train, &held, engine.weights())?
     } else {
-        fit_patterns(&args, &train, &valid)
+        fit_patterns(&args, &train, &valid, engine.weights())
     };
     let trained = StageErrors::of(&valid, |board| weights.evaluate(board) as f32 / SCALE as f32);
     let mut report = format!(
@@ -260,7 +260,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
         "weights written to {}; try them with --weights {0} or engine:...:weights={0}\n",
         args.out.display()
     );
-    if !args.network && othello_engine::patterns::default_weights().network().is_some() {
+    if !args.network && engine.weights().network().is_some() {
         report += "the current weights' network is not in the new file (it was fitted on top of their patterns): fit one on top of these with --weights FILE train ... --network\n";
     }
     // The held-out error is against game results, whose noise (most of all in the random
@@ -280,8 +280,9 @@ pub fn run(args: TrainArgs) -> Result<()> {
     write_stdout(&report)
 }
 
-/// Pattern weights fitted to `train` (`valid` shows the steps' progress), and their error on it.
-fn fit_patterns(args: &TrainArgs, train: &[Example], valid: &[Example]) -> (Weights, StageErrors) {
+/// Pattern weights fitted to `train` (`valid` shows the steps' progress), and their error on it;
+/// a warm start begins from `current`.
+fn fit_patterns(args: &TrainArgs, train: &[Example], valid: &[Example], current: &Weights) -> (Weights, StageErrors) {
     let config = TrainConfig {
         epochs: args.epochs,
         shrinkage: args.shrinkage,
@@ -289,7 +290,7 @@ fn fit_patterns(args: &TrainArgs, train: &[Example], valid: &[Example]) -> (Weig
         ..TrainConfig::default()
     };
     let mut model = if args.warm_start {
-        Model::from_weights(othello_engine::patterns::default_weights())
+        Model::from_weights(current)
     } else {
         Model::new()
     };
@@ -312,16 +313,21 @@ fn fit_patterns(args: &TrainArgs, train: &[Example], valid: &[Example]) -> (Weig
     (model.to_weights(), fitted)
 }
 
-/// The current weights' patterns with a network fitted to `train` on top, keeping the pass that
-/// does best on `held` (the validation games' positions, toward the training targets), and their
-/// error on `train`.
-fn fit_network(args: &TrainArgs, train: &[Example], held: &[Example]) -> Result<(Weights, StageErrors)> {
+/// The `current` weights' patterns with a network fitted to `train` on top, keeping the pass
+/// that does best on `held` (the validation games' positions, toward the training targets), and
+/// their error on `train`.
+fn fit_network(
+    args: &TrainArgs,
+    train: &[Example],
+    held: &[Example],
+    current: &Weights,
+) -> Result<(Weights, StageErrors)> {
     let config = NetworkConfig {
         empties: args.network_empties,
         epochs: args.epochs,
         ..NetworkConfig::default()
     };
-    let patterns = network::patterns_only(othello_engine::patterns::default_weights());
+    let patterns = network::patterns_only(current);
     let rows = Rows::of(train, &patterns, &config);
     let held_rows = Rows::of(held, &patterns, &config);
     let Some(network) = network::fit(&rows, &held_rows, &config, |pass, error| {

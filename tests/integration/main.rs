@@ -28,4 +28,5 @@ mod scripts;
 mod search_equivalence;
 mod seed004;
 mod selfplay;
+mod settings;
 mod stability;

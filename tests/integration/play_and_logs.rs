@@ -5,12 +5,17 @@ use crate::common;
 use othello_core::game::Game;
 use othello_core::{Color, Position};
 use othello_course::strategy::StrategySpec;
+use othello_engine::settings::EngineSettings;
 use serde_json::Value;
 
 /// The moves black makes when `weighted` plays black against `greedy`, computed with the library:
 /// typed by a "person", they must give the very same game through the binary.
 fn weighted_moves_against_greedy() -> (Vec<String>, Game) {
-    let (mut black, mut white) = (StrategySpec::Weighted.build(0), StrategySpec::Greedy.build(0));
+    let settings = EngineSettings::default();
+    let (mut black, mut white) = (
+        StrategySpec::Weighted.build(0, &settings),
+        StrategySpec::Greedy.build(0, &settings),
+    );
     let mut game = Game::new(Position::START);
     game.play_out(&mut [black.as_mut(), white.as_mut()]).unwrap();
     let moves = game

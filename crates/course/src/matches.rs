@@ -12,6 +12,7 @@ use othello_core::game::{Forfeit, Game, Status, Turn};
 use othello_core::notation::transcript::{self, TranscriptError};
 use othello_core::position::Position;
 use othello_core::rng::SeededRng;
+use othello_engine::settings::EngineSettings;
 
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
@@ -21,6 +22,8 @@ pub struct MatchConfig {
     pub seed: u64,
     /// Where each pair of games starts.
     pub openings: Openings,
+    /// The weights and book of the engines among the players.
+    pub engine: EngineSettings,
 }
 
 /// Where each pair of games of a match starts: both games of pair k (games 2k and 2k + 1) from the
@@ -358,8 +361,8 @@ pub fn play_game(config: &MatchConfig, index: u32) -> PlayedGame {
     let opening_turns = game.turns().len();
     let player_seed =
         |side: u64| SeededRng::for_item(config.seed ^ 0x5eed_0f9a_3e00, u64::from(index) * 2 + side).next_u64();
-    let mut a = config.a.build(player_seed(0));
-    let mut b = config.b.build(player_seed(1));
+    let mut a = config.a.build(player_seed(0), &config.engine);
+    let mut b = config.b.build(player_seed(1), &config.engine);
     let mut players: [&mut dyn othello_core::player::Strategy; 2] = if a_color == Color::Black {
         [a.as_mut(), b.as_mut()]
     } else {

@@ -9,6 +9,7 @@ use crate::matches::{MatchConfig, PlayedGame, play_game};
 use crate::strategy::StrategySpec;
 use othello_core::color::Color;
 use othello_core::game::Turn;
+use othello_engine::settings::EngineSettings;
 
 /// What to run.
 #[derive(Clone, Debug)]
@@ -24,6 +25,8 @@ pub struct Lab4Config {
     /// How many games are shown, worst first.
     pub worst: usize,
     pub threads: usize,
+    /// The weights and book of the engines among the players.
+    pub engine: EngineSettings,
 }
 
 /// One game as the report shows it.
@@ -103,6 +106,7 @@ pub fn run(config: &Lab4Config, mut on_game: impl FnMut(&PlayedGame, &Lab4Tally)
         games: config.games,
         seed: config.seed,
         openings: crate::matches::Openings::Random(0),
+        engine: config.engine,
     };
     let mut tally = Lab4Tally::default();
     othello_plumbing::parallel::ordered(

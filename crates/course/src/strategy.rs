@@ -20,6 +20,7 @@ use othello_engine::search::engine::{Budget, DEFAULT_MILLISECONDS, Engine, Engin
 use othello_engine::search::minimax::minimax;
 use othello_engine::search::time::Clock;
 use othello_engine::search::{Scoring, SearchResult};
+use othello_engine::settings::EngineSettings;
 
 /// A strategy as users name it.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -210,8 +211,8 @@ impl fmt::Display for StrategySpec {
 }
 
 impl StrategySpec {
-    /// A player following this spec; `seed` feeds the random ones.
-    pub fn build(&self, seed: u64) -> Box<dyn Strategy> {
+    /// A player following this spec; `seed` feeds the random ones, `settings` the engines.
+    pub fn build(&self, seed: u64, settings: &EngineSettings) -> Box<dyn Strategy> {
         match *self {
             StrategySpec::Random => Box::new(RandomStrategy(SeededRng::new(seed))),
             StrategySpec::Greedy => Box::new(Maximizer(|board: Board| board.disc_difference(), Eval::Discs)),
@@ -241,8 +242,11 @@ impl StrategySpec {
                 game_time,
                 threads,
             } => {
-                let mut engine =
-                    Engine::with_style(Budget::Time(std::time::Duration::from_millis(milliseconds)), style);
+                let mut engine = Engine::with_style(
+                    Budget::Time(std::time::Duration::from_millis(milliseconds)),
+                    style,
+                    settings,
+                );
                 engine.set_threads(threads.map_or(1, |threads| threads as usize));
                 engine.set_seed(seed);
                 Box::new(EngineStrategy {
@@ -251,7 +255,7 @@ impl StrategySpec {
                 })
             }
             StrategySpec::EngineNodes { nodes, style } => Box::new(EngineStrategy {
-                engine: Engine::with_style(Budget::Nodes(nodes), style),
+                engine: Engine::with_style(Budget::Nodes(nodes), style, settings),
                 left: None,
             }),
             StrategySpec::Program(ref program) => Box::new(ProgramPlayer::new(Arc::clone(program))),
@@ -531,7 +535,10 @@ mod tests {
     #[test]
     fn greedy_takes_the_most_discs_and_the_smallest_index_among_equals() {
         // From the start every move flips one disc: the first, d3 (19), wins the tie.
-        let decision = StrategySpec::Greedy.build(0).choose(Position::START).unwrap();
+        let decision = StrategySpec::Greedy
+            .build(0, &EngineSettings::default())
+            .choose(Position::START)
+            .unwrap();
         assert_eq!(decision.square.index(), 19);
         let value = Value::Score {
             score: 3,

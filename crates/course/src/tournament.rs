@@ -7,6 +7,7 @@ use crate::matches::{MatchConfig, PlayedGame, play_game};
 use crate::strategy::StrategySpec;
 use othello_core::color::Color;
 use othello_core::rng::SeededRng;
+use othello_engine::settings::EngineSettings;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
@@ -22,6 +23,8 @@ pub struct TournamentConfig {
     /// Random moves from the start before each pairing's two games (0: the start position).
     pub opening_plies: u32,
     pub threads: usize,
+    /// The weights and book of the engines among the players.
+    pub engine: EngineSettings,
 }
 
 /// Two players meeting: two games, each with black once, from the same opening.
@@ -146,6 +149,7 @@ pub fn run(config: &TournamentConfig, mut on_game: impl FnMut(&Pairing, &PlayedG
                 games: 2,
                 seed: SeededRng::for_item(config.seed, pairing.number).next_u64(),
                 openings: crate::matches::Openings::Random(config.opening_plies),
+                engine: config.engine,
             };
             play_game(&match_config, (index % 2) as u32)
         };
@@ -296,6 +300,7 @@ mod tests {
             seed: 5,
             opening_plies: 4,
             threads,
+            engine: EngineSettings::default(),
         }
     }
 

@@ -21,5 +21,6 @@
 pub mod eval;
 pub mod patterns;
 pub mod search;
+pub mod settings;
 pub mod stability;
 pub mod training;

@@ -16,8 +16,9 @@ use othello_core::color::Color;
 use othello_core::game::{Game, Status, Turn};
 use othello_core::position::Position;
 use othello_core::square::Square;
-use othello_engine::search::engine::{Budget, Engine};
+use othello_engine::search::engine::{Budget, Engine, EngineStyle};
 use othello_engine::search::time::Clock;
+use othello_engine::settings::EngineSettings;
 
 /// The commands this engine knows, as `list_commands` gives them.
 const COMMANDS: [&str; 17] = [
@@ -62,6 +63,7 @@ struct Session {
     used: [Duration; 2],
     /// Kept from move to move (its tables carry over); away while it searches.
     engine: Option<Engine>,
+    settings: EngineSettings,
     /// The controller's lines, and those that came during a search and wait for their turn.
     lines: Receiver<String>,
     waiting: VecDeque<String>,
@@ -69,17 +71,19 @@ struct Session {
 }
 
 /// Runs a session until `quit` or the end of the input; `move_time` is the time a move without
-/// time settings.
+/// time settings; the engine plays with `settings`' weights and book.
 pub fn run(
     input: impl BufRead + Send + 'static,
     mut output: impl Write,
     move_time: Duration,
     threads: usize,
+    settings: EngineSettings,
 ) -> io::Result<()> {
     let mut session = Session {
         game: Game::new(Position::START),
         move_time,
         threads,
+        settings,
         main_time: None,
         byo_yomi: None,
         left: [None, None],
@@ -285,9 +289,9 @@ impl Session {
             return Ok("pass".to_string());
         }
         self.turn_of(side)?;
-        let (move_time, threads) = (self.move_time, self.threads);
+        let (move_time, threads, settings) = (self.move_time, self.threads, self.settings);
         let mut engine = self.engine.take().unwrap_or_else(|| {
-            let mut engine = Engine::with_budget(Budget::Time(move_time));
+            let mut engine = Engine::with_style(Budget::Time(move_time), EngineStyle::default(), &settings);
             engine.set_threads(threads);
             engine
         });
@@ -366,6 +370,7 @@ mod tests {
             stones: [0, 0],
             used: [Duration::ZERO; 2],
             engine: None,
+            settings: EngineSettings::default(),
             lines: super::super::lines_of(io::empty()),
             waiting: VecDeque::new(),
             input_ended: false,

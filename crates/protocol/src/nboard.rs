@@ -20,8 +20,9 @@ use othello_core::position::Position;
 use othello_core::square::Square;
 use othello_core::value::Value;
 use othello_engine::search::analysis::{Analyst, MoveValue, Settings};
-use othello_engine::search::engine::{Budget, Engine};
+use othello_engine::search::engine::{Budget, Engine, EngineStyle};
 use othello_engine::search::time::Clock;
+use othello_engine::settings::EngineSettings;
 
 /// The midgame depth until the GUI sets one.
 pub const DEFAULT_DEPTH: u32 = 10;
@@ -51,6 +52,8 @@ struct Session<W: Write + Send + 'static> {
     /// The timed engine that plays on the game's clock, kept between moves too, and its threads.
     engine: Option<Engine>,
     threads: usize,
+    /// The weights and book of its searches.
+    settings: EngineSettings,
     /// The game's clock (GGF's `TI`), and what each side's moves took by the GUI's `move` times.
     clock: Option<ggf::GgfTime>,
     used: [f64; 2],
@@ -62,8 +65,8 @@ struct Session<W: Write + Send + 'static> {
 /// Lines that may wait during a search; a controller that sends more is not read until it ends.
 const MAX_WAITING: usize = 10_000;
 
-/// Runs a session until `quit` or the end of the input.
-pub fn run<R, W>(input: R, output: W, threads: usize) -> io::Result<()>
+/// Runs a session until `quit` or the end of the input, its engine of `settings`' weights and book.
+pub fn run<R, W>(input: R, output: W, threads: usize, settings: EngineSettings) -> io::Result<()>
 where
     R: BufRead + Send + 'static,
     W: Write + Send + 'static,
@@ -76,6 +79,7 @@ where
         analyst: None,
         engine: None,
         threads,
+        settings,
         clock: None,
         used: [0.0; 2],
         unreadable: None,
@@ -247,17 +251,21 @@ impl<W: Write + Send + 'static> Session<W> {
     fn start(&mut self, kind: SearchKind, stop: Arc<AtomicBool>) -> std::thread::JoinHandle<Finished> {
         let depth = self.depth;
         let threads = self.threads;
+        let settings = self.settings;
         let mut analyst = self.analyst.take().unwrap_or_else(|| {
-            let mut analyst = Analyst::new(Settings {
-                exact_empties: exact_empties(depth),
-                depth: depth.saturating_sub(1).max(1),
-            });
+            let mut analyst = Analyst::new(
+                Settings {
+                    exact_empties: exact_empties(depth),
+                    depth: depth.saturating_sub(1).max(1),
+                },
+                &settings,
+            );
             analyst.set_threads(threads);
             analyst
         });
         analyst.set_stop(stop.clone());
         let mut engine = self.engine.take().unwrap_or_else(|| {
-            let mut engine = Engine::with_budget(Budget::Time(CLOCKLESS_MOVE_TIME));
+            let mut engine = Engine::with_style(Budget::Time(CLOCKLESS_MOVE_TIME), EngineStyle::default(), &settings);
             engine.set_threads(threads);
             engine
         });

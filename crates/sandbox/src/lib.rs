@@ -17,7 +17,7 @@ use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
-use std::sync::{Arc, Mutex, OnceLock, RwLock};
+use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -228,7 +228,7 @@ pub enum Timing {
 /// What a sandboxed run may use besides time. With `whole_run`, memory and processes are the
 /// run's together (its control group's limits); without, each process's own (the kernel's
 /// RLIMIT_AS and RLIMIT_NPROC). Files are limited per process either way.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Resources {
     /// Bytes the run may hold (per process without `whole_run`: of address space).
     pub memory: u64,
@@ -239,35 +239,84 @@ pub struct Resources {
     /// A control group per run: memory, processes and CPU time of the whole run, its processes
     /// frozen between a player's moves. False only when asked (`--per-process-limits`).
     pub whole_run: bool,
+    /// Files and folders the run sees read-only at their own path, besides the system folders and
+    /// its interpreter's (`--visible`: a course's shared library, say).
+    pub visible: Arc<[PathBuf]>,
 }
 
-/// The default resources (the course's tournament server's limits: 10^9 bytes of memory, 10 MiB
-/// files, 500 open files; and 128 processes), a constant for the process-wide default.
-const DEFAULT_RESOURCES: Resources = Resources {
-    memory: 1_000_000_000,
-    file_size: 10 << 20,
-    open_files: 500,
-    processes: 128,
-    whole_run: true,
-};
-
+/// The default resources: the course's tournament server's limits (10^9 bytes of memory, 10 MiB
+/// files, 500 open files) and 128 processes; nothing visible but the system's folders.
 impl Default for Resources {
     fn default() -> Resources {
-        DEFAULT_RESOURCES
+        Resources {
+            memory: 1_000_000_000,
+            file_size: 10 << 20,
+            open_files: 500,
+            processes: 128,
+            whole_run: true,
+            visible: Arc::default(),
+        }
     }
 }
 
-/// How runs are kept apart from the grader and from each other.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How runs are kept apart from the grader and from each other: a value each run is given (in its
+/// [`Limits`]), so that one process may run programs under different settings at once.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Isolation {
     Sandbox(Resources),
     /// A process group of its own, killed whole; no other isolation; time limits on the wall clock.
     ProcessGroup,
 }
 
+/// A sandbox with the default resources.
+impl Default for Isolation {
+    fn default() -> Isolation {
+        Isolation::Sandbox(Resources::default())
+    }
+}
+
 impl Isolation {
     pub fn is_sandbox(&self) -> bool {
         matches!(self, Isolation::Sandbox(_))
+    }
+
+    /// Checks that runs can be isolated so here: a sandbox is built, and its program's process
+    /// ends without running anything. Each setting is checked once in a process's life.
+    pub fn check(&self) -> Result<(), SandboxError> {
+        // What was found of each setting checked: the kernel does not change under a run.
+        static CHECKED: Mutex<Vec<(Resources, Result<(), SandboxError>)>> = Mutex::new(Vec::new());
+        let Isolation::Sandbox(resources) = self else {
+            return Ok(());
+        };
+        let mut checked = CHECKED.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some((_, found)) = checked.iter().find(|(seen, _)| seen == resources) {
+            return found.clone();
+        }
+        let limits = Limits {
+            isolation: self.clone(),
+            ..Limits::default()
+        };
+        let probe = Job {
+            command: Vec::new(),
+            env: Vec::new(),
+        };
+        let found = match run(&probe, &limits).ending {
+            Ending::Exited(0) => Ok(()),
+            Ending::NotStarted(why)
+                if why.starts_with("cannot start the sandbox") || why.starts_with("no control group") =>
+            {
+                Err(SandboxError(why))
+            }
+            Ending::NotStarted(why) => Err(SandboxError(format!(
+                "cannot start the sandbox: {why}; or run with --no-sandbox (the runs are then not isolated)"
+            ))),
+            other => Err(SandboxError(format!(
+                "cannot start the sandbox: a trivial program ended with {}; or run with --no-sandbox",
+                other.describe(&limits)
+            ))),
+        };
+        checked.push((resources.clone(), found.clone()));
+        found
     }
 
     /// One line for reports: what the runs could and could not do.
@@ -292,22 +341,6 @@ impl Isolation {
             }
         }
     }
-}
-
-static ISOLATION: RwLock<Isolation> = RwLock::new(Isolation::Sandbox(DEFAULT_RESOURCES));
-
-static VISIBLE: RwLock<Vec<PathBuf>> = RwLock::new(Vec::new());
-
-/// Files and folders every sandboxed program sees read-only at their own path, besides the system
-/// folders and its interpreter's (a course's shared library, say).
-pub fn set_visible(paths: Vec<PathBuf>) {
-    if let Ok(mut visible) = VISIBLE.write() {
-        *visible = paths;
-    }
-}
-
-fn visible() -> Vec<PathBuf> {
-    VISIBLE.read().map(|v| v.clone()).unwrap_or_default()
 }
 
 /// What the runs' set-up noted for the teacher (a folder left out of the sandbox), each once.
@@ -342,53 +375,6 @@ pub fn kill_process_groups() {
     group::kill_all();
 }
 
-/// Sets how this process's runs are isolated (the command line does, once, from its options).
-pub fn set_isolation(isolation: Isolation) {
-    if let Ok(mut current) = ISOLATION.write() {
-        *current = isolation;
-    }
-}
-
-/// How this process's runs are isolated: a sandbox with the default resources unless set.
-pub fn isolation() -> Isolation {
-    ISOLATION
-        .read()
-        .map_or(Isolation::Sandbox(Resources::default()), |i| *i)
-}
-
-/// Checks once that runs can be sandboxed here: a sandbox is built, and its program's process ends
-/// without running anything.
-pub fn check_isolation() -> Result<(), SandboxError> {
-    static CHECKED: OnceLock<Result<(), SandboxError>> = OnceLock::new();
-    if !isolation().is_sandbox() {
-        return Ok(());
-    }
-    CHECKED
-        .get_or_init(|| {
-            let probe = Job {
-                command: Vec::new(),
-                env: Vec::new(),
-            };
-            let run = run(&probe, &Limits::default());
-            match run.ending {
-                Ending::Exited(0) => Ok(()),
-                Ending::NotStarted(why)
-                    if why.starts_with("cannot start the sandbox") || why.starts_with("no control group") =>
-                {
-                    Err(SandboxError(why))
-                }
-                Ending::NotStarted(why) => Err(SandboxError(format!(
-                    "cannot start the sandbox: {why}; or run with --no-sandbox (the runs are then not isolated)"
-                ))),
-                other => Err(SandboxError(format!(
-                    "cannot start the sandbox: a trivial program ended with {}; or run with --no-sandbox",
-                    other.describe(&Limits::default())
-                ))),
-            }
-        })
-        .clone()
-}
-
 /// `1 GB`, `10 MiB`, `1500 bytes`: a size as it was most likely given.
 pub fn size_text(bytes: u64) -> String {
     const UNITS: [(u64, &str); 6] = [
@@ -409,7 +395,7 @@ pub fn size_text(bytes: u64) -> String {
 }
 
 /// What a run may use.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Limits {
     /// The time limit; then the run is stopped.
     pub time: Duration,
@@ -429,7 +415,7 @@ impl Default for Limits {
             timing: Timing::Cpu,
             stdout: 1 << 20,
             stderr: 64 << 10,
-            isolation: isolation(),
+            isolation: Isolation::default(),
         }
     }
 }
@@ -496,8 +482,8 @@ impl Ending {
     /// `exit status 1`, `killed by signal 11 (SIGSEGV)`, `memory limit 1 GB`, ...: for reports.
     pub fn describe(&self, limits: &Limits) -> String {
         let seconds = limits.time.as_secs_f64();
-        let resources = match limits.isolation {
-            Isolation::Sandbox(resources) => resources,
+        let resources = match &limits.isolation {
+            Isolation::Sandbox(resources) => resources.clone(),
             Isolation::ProcessGroup => Resources::default(),
         };
         match self {
@@ -614,8 +600,8 @@ fn last_lines(bytes: &[u8], count: usize) -> Vec<String> {
 
 /// Runs a job to its end or its limits; nothing of it is left running when this returns.
 pub fn run(job: &Job, limits: &Limits) -> Run {
-    match limits.isolation {
-        Isolation::Sandbox(resources) => run_sandboxed(job, limits, &resources),
+    match &limits.isolation {
+        Isolation::Sandbox(resources) => run_sandboxed(job, limits, resources),
         Isolation::ProcessGroup => group::run(job, limits),
     }
 }
@@ -985,11 +971,11 @@ const MAX_QUEUED: usize = 16;
 impl Session {
     /// Starts the program; `limits` (time, timing) bound what it does before its first answer.
     pub fn start(job: &Job, limits: &Limits) -> Result<Session, String> {
-        let (process, input, stdout, stderr) = match limits.isolation {
+        let (process, input, stdout, stderr) = match &limits.isolation {
             Isolation::Sandbox(resources) => {
-                let plan = sandbox::plan(&job.command, &job.env, &resources, None)?;
+                let plan = sandbox::plan(&job.command, &job.env, resources, None)?;
                 let first = deadlines(limits.time, limits.timing);
-                let group = run_group(&resources)?;
+                let group = run_group(resources)?;
                 let spawned = sandbox::spawn(&plan, sandbox::Stdin::Pipe, first, group).map_err(|e| e.0)?;
                 (
                     SessionProcess::Sandbox(spawned.sandbox),
@@ -1035,7 +1021,7 @@ impl Session {
             flooded,
             stderr,
             process,
-            limits: *limits,
+            limits: limits.clone(),
             started: Instant::now(),
         })
     }

@@ -79,11 +79,7 @@ pub(super) fn plan(
     };
     let mut shown_sorted: Vec<PathBuf> = shown
         .into_iter()
-        .chain(
-            super::visible()
-                .into_iter()
-                .filter_map(|p| std::fs::canonicalize(p).ok()),
-        )
+        .chain(resources.visible.iter().filter_map(|p| std::fs::canonicalize(p).ok()))
         .filter(|p| !resolve::is_system(p))
         .collect();
     shown_sorted.sort();

@@ -7,11 +7,13 @@ fn shell_job(script: &str) -> Job {
     }
 }
 
-fn shell(script: &str, limits: Limits) -> Run {
-    run(&shell_job(script), &limits)
+fn shell(script: &str, limits: impl std::borrow::Borrow<Limits>) -> Run {
+    run(&shell_job(script), limits.borrow())
 }
 
-const BOTH: [Isolation; 2] = [Isolation::Sandbox(DEFAULT_RESOURCES), Isolation::ProcessGroup];
+fn both() -> [Isolation; 2] {
+    [Isolation::default(), Isolation::ProcessGroup]
+}
 
 /// Wall-clock limits generous enough for a busy machine, for tests not about time.
 fn quick(isolation: Isolation) -> Limits {
@@ -27,22 +29,22 @@ fn quick(isolation: Isolation) -> Limits {
 fn short(isolation: Isolation) -> Limits {
     Limits {
         time: Duration::from_millis(500),
-        ..quick(isolation)
+        ..quick(isolation.clone())
     }
 }
 
 fn sandboxed() -> Limits {
     Limits {
         time: Duration::from_secs(5),
-        isolation: BOTH[0],
+        isolation: Isolation::default(),
         ..Limits::default()
     }
 }
 
 #[test]
 fn output_and_status_are_captured() {
-    for isolation in BOTH {
-        let run = shell("echo out; echo err >&2; exit 3", quick(isolation));
+    for isolation in both() {
+        let run = shell("echo out; echo err >&2; exit 3", quick(isolation.clone()));
         assert_eq!(
             (run.stdout.as_slice(), run.stderr.as_slice()),
             (&b"out\n"[..], &b"err\n"[..]),
@@ -65,7 +67,7 @@ fn a_hang_is_stopped_with_its_children() {
     // Stopped, not run for 30 s (the bounds allow for a busy machine).
     assert_eq!(run.ending, Ending::TimedOut);
     assert!(run.elapsed < Duration::from_secs(20));
-    let run = shell("sleep 30", short(BOTH[0]));
+    let run = shell("sleep 30", short(Isolation::default()));
     assert_eq!(run.ending, Ending::TimedOut);
     assert!(run.elapsed < Duration::from_secs(20));
     thread::sleep(Duration::from_millis(1500));
@@ -78,12 +80,12 @@ fn a_hang_is_stopped_with_its_children() {
 
 #[test]
 fn endless_output_is_cut_at_the_cap() {
-    for isolation in BOTH {
+    for isolation in both() {
         let limits = Limits {
             stdout: 10_000,
-            ..quick(isolation)
+            ..quick(isolation.clone())
         };
-        let run = shell("yes", limits);
+        let run = shell("yes", &limits);
         assert_eq!(run.ending, Ending::OutputLimit, "{isolation:?}");
         assert_eq!(run.stdout.len(), 10_000, "{isolation:?}");
     }
@@ -91,12 +93,12 @@ fn endless_output_is_cut_at_the_cap() {
 
 #[test]
 fn stderr_keeps_its_tail_and_a_signal_is_named() {
-    for isolation in BOTH {
+    for isolation in both() {
         let limits = Limits {
             stderr: 100,
-            ..quick(isolation)
+            ..quick(isolation.clone())
         };
-        let run = shell("seq 1 10000 >&2; kill -SEGV $$", limits);
+        let run = shell("seq 1 10000 >&2; kill -SEGV $$", &limits);
         assert_eq!(run.ending, Ending::Signalled(libc::SIGSEGV), "{isolation:?}");
         assert!(run.stderr.len() <= 200);
         assert_eq!(run.stderr_tail(1), ["10000"]);
@@ -106,13 +108,13 @@ fn stderr_keeps_its_tail_and_a_signal_is_named() {
 
 #[test]
 fn a_missing_program_is_reported() {
-    for isolation in BOTH {
+    for isolation in both() {
         let job = Job {
             command: vec![Word::Text("/no/such/program".to_string())],
             env: Vec::new(),
         };
         assert!(
-            matches!(run(&job, &quick(isolation)).ending, Ending::NotStarted(_)),
+            matches!(run(&job, &quick(isolation.clone())).ending, Ending::NotStarted(_)),
             "{isolation:?}"
         );
     }
@@ -124,7 +126,7 @@ fn a_busy_loop_is_stopped_at_its_cpu_time() {
         time: Duration::from_millis(300),
         ..sandboxed()
     };
-    let run = shell("while :; do :; done", limits);
+    let run = shell("while :; do :; done", &limits);
     assert_eq!(run.ending, Ending::TimedOut);
     let cpu = run.cpu.unwrap();
     assert!(
@@ -159,7 +161,7 @@ fn a_sleeper_is_stopped_for_making_no_progress() {
         time: Duration::from_millis(200),
         ..sandboxed()
     };
-    let run = shell("sleep 30", limits);
+    let run = shell("sleep 30", &limits);
     assert!(matches!(run.ending, Ending::NoProgress { .. }), "{:?}", run.ending);
     assert!(run.elapsed < Duration::from_secs(20), "{:?}", run.elapsed);
     assert!(run.ending.describe(&limits).starts_with("no progress"));
@@ -237,7 +239,7 @@ fn a_file_past_the_size_limit_is_named() {
         }),
         ..sandboxed()
     };
-    let run = shell("echo start; head -c 3000000 /dev/zero > big", limits);
+    let run = shell("echo start; head -c 3000000 /dev/zero > big", &limits);
     assert_eq!(run.ending, Ending::FileSizeLimit, "{run:?}");
     assert_eq!(run.ending.describe(&limits), "file size limit 1 MiB");
 }
@@ -328,8 +330,8 @@ fn open_files_past_the_limit_are_named() {
 #[test]
 fn everything_printed_before_the_end_is_read() {
     // 900 kB written at once just before the program exits: read to the end, whatever the timing.
-    for isolation in BOTH {
-        let run = shell("head -c 900000 /dev/zero | tr '\\0' x", quick(isolation));
+    for isolation in both() {
+        let run = shell("head -c 900000 /dev/zero | tr '\\0' x", quick(isolation.clone()));
         assert_eq!(run.ending, Ending::Exited(0), "{isolation:?}");
         assert_eq!(run.stdout.len(), 900_000, "{isolation:?}");
     }
@@ -369,13 +371,13 @@ fn a_copied_program_starts_while_other_threads_start_theirs() {
         command: vec![Word::copy(&script)],
         env: Vec::new(),
     };
-    for isolation in BOTH {
+    for isolation in both() {
         let failures: usize = thread::scope(|scope| {
             let runs: Vec<_> = (0..8)
                 .map(|_| {
                     scope.spawn(|| {
                         (0..60)
-                            .filter(|_| run(&job, &quick(isolation)).ending != Ending::Exited(0))
+                            .filter(|_| run(&job, &quick(isolation.clone())).ending != Ending::Exited(0))
                             .count()
                     })
                 })

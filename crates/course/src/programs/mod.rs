@@ -111,6 +111,9 @@ pub struct ProgramSpec {
     /// `python3` is a student's like any other), with the `--run` template's words for argv (`{}`
     /// stands for the entry): what is run. `target` is then only its text for people.
     pub member: Option<(std::path::PathBuf, Vec<String>)>,
+    /// How its runs are kept apart (a sandbox with the default resources unless the front end
+    /// says otherwise).
+    pub isolation: runner::Isolation,
     /// Python helpers with the file imported, waiting for their next game.
     helpers: HelperPool,
 }
@@ -172,13 +175,14 @@ impl ProgramSpec {
             rules: Rules::for_form(form),
             runoff: false,
             member: None,
+            isolation: runner::Isolation::default(),
             helpers: HelperPool::default(),
         }
     }
 
     /// What its clock measures here: CPU time or wall time (always wall time without the sandbox).
     pub fn timing(&self) -> Timing {
-        if runner::isolation().is_sandbox() {
+        if self.isolation.is_sandbox() {
             self.clock.timing(self.form)
         } else {
             Timing::Wall
@@ -369,7 +373,7 @@ impl ProgramPlayer {
             timing: self.spec.clock.timing(ProgramForm::Argv),
             stdout: 64 << 10,
             stderr: 16 << 10,
-            isolation: runner::isolation(),
+            isolation: self.spec.isolation.clone(),
         };
         let run = runner::run(&job, &limits);
         self.stderr_tail = run.stderr_tail(5);
@@ -464,9 +468,10 @@ impl ProgramPlayer {
                     Silence::TimedOut => Failure::TimedOut,
                     Silence::Ended => match helper.session.ending() {
                         Some(ending) if ending.is_time_out() => Failure::TimedOut,
-                        Some(ending) if ending.is_resource_limit() => {
-                            Failure::Crashed(ending.describe(&Limits::default()))
-                        }
+                        Some(ending) if ending.is_resource_limit() => Failure::Crashed(ending.describe(&Limits {
+                            isolation: self.spec.isolation.clone(),
+                            ..Limits::default()
+                        })),
                         _ => Failure::Crashed("the program ended".to_string()),
                     },
                 };
@@ -569,6 +574,7 @@ impl Helper {
             time: spec.clock.import_time,
             timing: Timing::Cpu,
             stderr: 16 << 10,
+            isolation: spec.isolation.clone(),
             ..Limits::default()
         };
         let mut session = Session::start(&job, &limits).map_err(|error| {

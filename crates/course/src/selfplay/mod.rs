@@ -18,9 +18,9 @@ use othello_core::position::Position;
 use othello_core::rng::SeededRng;
 use othello_core::square::Square;
 use othello_core::value::Value;
-use othello_engine::patterns::default_weights;
 use othello_engine::search::endgame::Solver;
 use othello_engine::search::engine::EngineEval;
+use othello_engine::settings::EngineSettings;
 
 /// How the games are made; the same settings and seed give the same games on any machine.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -44,6 +44,8 @@ pub struct SelfPlayConfig {
     /// Whether the recorded games carry their players' values, which then label the positions
     /// they are given for instead of the player's search.
     pub recorded_values: bool,
+    /// The weights of the engines (the player's, the value player's, the solver's ordering).
+    pub engine: EngineSettings,
 }
 
 impl SelfPlayConfig {
@@ -51,23 +53,22 @@ impl SelfPlayConfig {
     /// A trained engine's weights are named by their fingerprint: after new weights are built in
     /// (or given), the same player spec plays other games, which must not join the old file.
     pub fn describe(&self) -> String {
-        let values = self
-            .value_player
-            .as_ref()
-            .map_or_else(String::new, |spec| format!(" values={spec}{}", weights_named(spec)));
+        let values = self.value_player.as_ref().map_or_else(String::new, |spec| {
+            format!(" values={spec}{}", weights_named(spec, &self.engine))
+        });
         if let Some(games) = &self.replay {
             let recorded = if self.recorded_values { " values=recorded" } else { "" };
             return format!(
                 "replay={games} player={}{} exact={}{values}{recorded}",
                 self.player,
-                weights_named(&self.player),
+                weights_named(&self.player, &self.engine),
                 self.exact_empties
             );
         }
         format!(
             "player={}{} opening={}..{} random={}% exact={} seed={}{values}",
             self.player,
-            weights_named(&self.player),
+            weights_named(&self.player, &self.engine),
             self.opening_plies.start(),
             self.opening_plies.end(),
             self.random_percent,
@@ -78,10 +79,12 @@ impl SelfPlayConfig {
 }
 
 /// ` weights=FINGERPRINT` for a trained engine, nothing for other strategies.
-fn weights_named(spec: &StrategySpec) -> String {
+fn weights_named(spec: &StrategySpec, settings: &EngineSettings) -> String {
     match spec {
         StrategySpec::EngineNodes { style, .. } if style.eval == EngineEval::Patterns => {
-            let weights = style.weights.map_or_else(default_weights, |loaded| &loaded.weights);
+            let weights = style
+                .weights
+                .map_or_else(|| settings.weights(), |loaded| &loaded.weights);
             format!(" weights={:016x}", weights.fingerprint())
         }
         _ => String::new(),
@@ -204,10 +207,14 @@ fn run_game(config: &SelfPlayConfig, index: u64, recorded_game: Option<&Recorded
     let mut rng = SeededRng::for_item(config.seed, index);
     let span = u64::from(config.opening_plies.end() - config.opening_plies.start()) + 1;
     let opening = config.opening_plies.start() + rng.below(span) as u32;
-    let mut player = config.player.build(rng.next_u64());
+    let mut player = config.player.build(rng.next_u64(), &config.engine);
     // Seeded apart from the game's stream, which it must leave as it is without one.
-    let mut value_player = config.value_player.as_ref().map(|spec| spec.build(index));
+    let mut value_player = config
+        .value_player
+        .as_ref()
+        .map(|spec| spec.build(index, &config.engine));
     let mut solver = Solver::with_table_bits(20);
+    solver.set_weights(config.engine.weights());
     let mut position = Position::START;
     // Positions before the solved stage, with their side to move and the player's value of them;
     // their score comes at the end.
@@ -314,6 +321,7 @@ mod tests {
             value_player: None,
             replay: None,
             recorded_values: false,
+            engine: othello_engine::settings::EngineSettings::default(),
         }
     }
 
@@ -403,7 +411,7 @@ mod tests {
             .value_player
             .as_ref()
             .unwrap()
-            .build(2)
+            .build(2, &EngineSettings::default())
             .choose(Position::START)
             .unwrap()
             .value;

@@ -160,6 +160,7 @@ mod tests {
             value_player: None,
             replay: None,
             recorded_values: false,
+            engine: othello_engine::settings::EngineSettings::default(),
         }
     }
 

@@ -573,19 +573,6 @@ pub fn builtin() -> &'static Weights {
     })
 }
 
-/// The weights searches use unless told otherwise: `--weights FILE` (set once, before any search), or
-/// the built-in ones.
-pub fn default_weights() -> &'static Weights {
-    DEFAULT.get().map_or_else(builtin, |loaded| &loaded.weights)
-}
-
-static DEFAULT: OnceLock<&'static LoadedWeights> = OnceLock::new();
-
-/// Makes `weights` the default of every search (`--weights FILE`); only the first call counts.
-pub fn set_default_weights(weights: &'static LoadedWeights) {
-    let _ = DEFAULT.set(weights);
-}
-
 /// Weights read from a file (what `othello train --out` writes), with the file's name: what
 /// `--weights FILE` and `engine:...:weights=FILE` load. Loaded once per file, and kept.
 pub struct LoadedWeights {

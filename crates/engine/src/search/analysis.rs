@@ -7,7 +7,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::search::endgame::Solver;
-use crate::search::engine::{Budget, Engine};
+use crate::search::engine::{Budget, Engine, EngineStyle};
+use crate::settings::EngineSettings;
 use othello_core::board::Board;
 use othello_core::color::Color;
 use othello_core::game::{Game, Turn};
@@ -124,11 +125,14 @@ impl AnalysedMove {
 }
 
 impl Analyst {
-    pub fn new(settings: Settings) -> Analyst {
+    /// An analyst searching as `settings` say, with `engine`'s weights.
+    pub fn new(settings: Settings, engine: &EngineSettings) -> Analyst {
+        let mut solver = Solver::new();
+        solver.set_weights(engine.weights());
         Analyst {
             settings,
-            engine: Engine::with_budget(Budget::Depth(settings.depth)),
-            solver: Solver::new(),
+            engine: Engine::with_style(Budget::Depth(settings.depth), EngineStyle::default(), engine),
+            solver,
             stop: None,
         }
     }
@@ -248,10 +252,13 @@ mod tests {
                 board = Board::START;
             }
         }
-        let mut analyst = Analyst::new(Settings {
-            exact_empties: 64,
-            depth: 1,
-        });
+        let mut analyst = Analyst::new(
+            Settings {
+                exact_empties: 64,
+                depth: 1,
+            },
+            &EngineSettings::default(),
+        );
         let values = analyst.moves(board);
         assert_eq!(values.len(), board.moves().count() as usize);
         for pair in values.windows(2) {
@@ -273,10 +280,13 @@ mod tests {
     #[test]
     fn estimates_say_their_depth_and_losses_are_measured_from_the_best() {
         let game = transcript::play(Position::START, "f5d6c3d3c4").unwrap();
-        let mut analyst = Analyst::new(Settings {
-            exact_empties: 0,
-            depth: 3,
-        });
+        let mut analyst = Analyst::new(
+            Settings {
+                exact_empties: 0,
+                depth: 3,
+            },
+            &EngineSettings::default(),
+        );
         let analysed = analyst.game(&game, |_| {});
         assert_eq!(analysed.len(), 5);
         for entry in &analysed {

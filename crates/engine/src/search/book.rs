@@ -15,7 +15,6 @@
 //! best child's value, one ply deeper).
 
 use std::collections::HashMap;
-use std::sync::OnceLock;
 
 use crate::patterns::symmetric_board;
 use othello_core::bitboard::Bitboard;
@@ -173,20 +172,6 @@ impl Book {
         }
         Ok(book)
     }
-}
-
-/// The book the engine plays from, and how far from the best move it may stray (`--book FILE`,
-/// `--book-deviation DISCS`); none by default.
-static DEFAULT: OnceLock<(&'static Book, i32)> = OnceLock::new();
-
-/// Sets the book of every timed engine; only the first call counts.
-pub fn set_default(book: &'static Book, deviation: i32) {
-    let _ = DEFAULT.set((book, deviation));
-}
-
-/// The book every timed engine plays from, with its deviation in discs.
-pub fn default_book() -> Option<(&'static Book, i32)> {
-    DEFAULT.get().copied()
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@ use arrayvec::ArrayVec;
 
 use crate::eval::{Eval, weighted_score};
 use crate::patterns::{self, Features, LoadedWeights, Weights};
-use crate::search::book::{self, Book};
+use crate::search::book::Book;
 use crate::search::endgame::Solver;
 use crate::search::limits::Limits;
 use crate::search::ordering::fastest_first;
@@ -20,6 +20,7 @@ use crate::search::table::{NO_MOVE, Packed, Table};
 use crate::search::threads::{self, Busy};
 use crate::search::time::{Clock, MoveTime};
 use crate::search::{WIN, best_child};
+use crate::settings::EngineSettings;
 use othello_core::board::Board;
 use othello_core::cpu::{Cpu, at_level, with_cpu};
 use othello_core::rng::SeededRng;
@@ -137,7 +138,7 @@ pub fn static_estimate(board: Board) -> i32 {
     let eval = EngineEval::HandMade;
     midgame_value(
         eval,
-        with_cpu!(C => evaluate::<C>(eval, patterns::default_weights(), board)),
+        with_cpu!(C => evaluate::<C>(eval, patterns::builtin(), board)),
         0,
         board.empty_count(),
     )
@@ -227,8 +228,8 @@ pub struct EngineStyle {
     /// Multi-ProbCut in the midgame search (never in the exact solver); fitted for the trained
     /// evaluation only.
     pub selective: bool,
-    /// Weights of a file for the trained evaluation (`engine:...:weights=FILE`); none: the default
-    /// ones (`--weights`, else the built-in).
+    /// Weights of a file for the trained evaluation (`engine:...:weights=FILE`); none: the
+    /// settings' ones.
     pub weights: Option<&'static LoadedWeights>,
 }
 
@@ -321,10 +322,12 @@ impl Engine {
     }
 
     pub fn with_budget(budget: Budget) -> Engine {
-        Engine::with_style(budget, EngineStyle::default())
+        Engine::with_style(budget, EngineStyle::default(), &EngineSettings::default())
     }
 
-    pub fn with_style(budget: Budget, style: EngineStyle) -> Engine {
+    /// An engine of `style` on `budget`, its weights the style's if it names some, else the
+    /// settings'; a timed one plays from the settings' book.
+    pub fn with_style(budget: Budget, style: EngineStyle, settings: &EngineSettings) -> Engine {
         let eval = style.eval;
         // Tables in proportion to what a move may visit: a small budget does not pay for touching
         // (and the system for zeroing) pages of a big table it never fills, game after game.
@@ -336,7 +339,7 @@ impl Engine {
         let bits = (u64::BITS - nodes.leading_zeros()).clamp(MIN_TABLE_BITS, TABLE_BITS);
         let weights = style
             .weights
-            .map_or_else(patterns::default_weights, |loaded| &loaded.weights);
+            .map_or_else(|| settings.weights(), |loaded| &loaded.weights);
         // Mapping the tables' pages costs a timed engine's moves time they cannot spare (on a game
         // clock, games); a node or depth budget pays for it in nodes it never misses.
         let timed = matches!(budget, Budget::Time(_));
@@ -363,7 +366,7 @@ impl Engine {
             threads: 1,
             busy: None,
             book: match budget {
-                Budget::Time(_) => book::default_book(),
+                Budget::Time(_) => settings.book,
                 _ => None,
             },
             rng: SeededRng::new(1),
@@ -1032,9 +1035,10 @@ mod tests {
             selective: true,
             weights: None,
         };
-        assert!(!Engine::with_style(Budget::Nodes(1000), asked).selective);
-        assert!(!Engine::with_style(Budget::Nodes(1000), EngineStyle::HANDMADE).selective);
+        let settings = EngineSettings::default();
+        assert!(!Engine::with_style(Budget::Nodes(1000), asked, &settings).selective);
+        assert!(!Engine::with_style(Budget::Nodes(1000), EngineStyle::HANDMADE, &settings).selective);
         assert!(Engine::with_budget(Budget::Nodes(1000)).selective);
-        assert!(!Engine::with_style(Budget::Nodes(1000), EngineStyle::FULL_WIDTH).selective);
+        assert!(!Engine::with_style(Budget::Nodes(1000), EngineStyle::FULL_WIDTH, &settings).selective);
     }
 }

@@ -3,17 +3,20 @@
 
 use crate::search::book::{Book, BookValue, canonical};
 use crate::search::engine::{Budget, Engine, EngineStyle};
+use crate::settings::EngineSettings;
 use othello_core::board::Board;
 
 /// How a book is built: from the start, every position reached within `plies` plies by moves at
 /// most `width` discs worse than the best (by the searches), at most `positions` expanded; each
-/// expanded position's children searched `depth` plies by the full-width engine.
+/// expanded position's children searched `depth` plies by the full-width engine of `engine`'s
+/// weights.
 #[derive(Clone, Copy, Debug)]
 pub struct BuildConfig {
     pub plies: u32,
     pub depth: u32,
     pub width: i32,
     pub positions: usize,
+    pub engine: EngineSettings,
 }
 
 /// Builds a book on `threads` threads (the same book on any number), calling `on_level` with the
@@ -39,7 +42,8 @@ pub fn build(config: BuildConfig, threads: usize, mut on_level: impl FnMut(&Book
             threads,
             |i| {
                 // A fresh engine for each position: the same values whatever thread searches it.
-                let mut engine = Engine::with_style(Budget::Depth(config.depth), EngineStyle::FULL_WIDTH);
+                let mut engine =
+                    Engine::with_style(Budget::Depth(config.depth), EngineStyle::FULL_WIDTH, &config.engine);
                 let board = positions[i];
                 board
                     .moves()

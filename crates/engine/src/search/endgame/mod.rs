@@ -318,7 +318,7 @@ impl Solver {
         Solver {
             observer: None,
             table: Arc::new(table),
-            weights: crate::patterns::default_weights(),
+            weights: crate::patterns::builtin(),
             nodes: 0,
             limits: Limits::new(CHECK_EVERY),
             counting: Counting::EmptiesToWinner,
