@@ -30,85 +30,22 @@ use othello_core::board::Board;
 use othello_core::cpu::{Cpu, at_level, with_cpu};
 use othello_core::square::Square;
 
+mod entry;
 mod last_flips;
+mod settings;
 mod small;
 
-/// At or below this many empties the solver stops generating moves and ordering by mobility: it
-/// walks the empty squares directly, odd regions first. (FFO #40-#44, one thread: at 4, 5, 6 and 7,
-/// 4.75, 4.20, 4.07 and 4.14 s; 118, 132, 138 and 174 M nodes. #45-#49 at 5 and 6: 22.1 and 21.7 s.)
-const SMALL_EMPTIES: u32 = 6;
-/// From this many empties the transposition table is used.
-const TABLE_EMPTIES: u32 = 9;
-/// Above this many empties the children's table entries are probed for a cut-off before searching.
-const ETC_EMPTIES: u32 = 9;
-/// From this many empties a stability bound is tried before searching.
-const STABILITY_EMPTIES: u32 = 7;
-/// From this many empties, threads leave the children another thread is searching for last: below,
-/// a subtree costs less than the bookkeeping.
-const SHARED_EMPTIES: u32 = 12;
-
-/// From this score up, MTD's rising tests stride instead of stepping by 2 (FFO #59, +64: 64 M nodes
-/// instead of 303 M; striding from lower scores cost #40-#49 1.62 G nodes instead of 1.33 G).
-const GALLOP_FROM: i32 = 40;
-
-/// From this many empties the ordering also weighs the opponent's potential mobility, our stable
-/// discs and the trained evaluation (`ordering::rich`): dearer keys, repaid by the size of the
-/// subtrees they order. (FFO #40-#44: from 14 empties, 256 M nodes against 330 M without the
-/// evaluation. With the fast evaluation and the shallow searches above, #40-#45 from 12, 13 and 14:
-/// 630 M, 637 M and 670 M nodes, 13 the quickest by a little.)
-const RICH_ORDERING_EMPTIES: u32 = 13;
-
-/// From this many empties the children are ordered by a shallow search of the trained evaluation
-/// (as the strong solvers do): the subtrees are big enough to repay it. (FFO #40-#44, tried from
-/// 16, 18 and 20 empties, depths 0-3, mobility weights 0-24, an earlier evaluation: 222 M nodes at
-/// 18 against 256 M with the evaluation alone; #49 830 M against 1,767 M. A first MTD test at a
-/// depth-6 guess instead of 0 cost more on #40-#49, 2.17 G nodes against 1.88 G: a guess too high,
-/// as on #45, makes every test on the way down a dear one that fails low.)
-const SHALLOW_ORDERING_EMPTIES: u32 = 18;
+use entry::{Entry, record};
+use settings::*;
 
 /// Beyond any evaluation, in 1/`SCALE` discs.
 const SHALLOW_INFINITY: i32 = 1 << 20;
-
-/// How deep the ordering searches at `empties` empty squares.
-fn shallow_depth(empties: u32) -> u32 {
-    if empties >= 21 { 3 } else { 2 }
-}
-
-/// From this many empties a solve first runs a selective search (probable cuts, as Edax and
-/// Egaroucid do): its result is the exact search's first guess, and its moves in the table order the
-/// exact search. (FFO #40-#49, one thread: 1,218 M nodes, 51.9 s without; 829 M, 36.1 s with it;
-/// #54, 28 empties: 6.75 G nodes against 2.94 G. From 16 rather than 20: 20 positions of 17 and
-/// 19 empties on the FFO #40-#49 lines, 1.66-1.74 s against 1.92-1.96 s.)
-const SELECTIVE_FROM: u32 = 16;
-/// The selective search's tests start at what the evaluation searched this deep says. (FFO
-/// #40-#49: 767 M nodes against 822 M climbing from 0, mostly on #45 and #49, whose selective
-/// search climbed 8 tests from 0 to +14; 758 M at depth 8, 774 M at 4; at 10 the plain alpha-beta
-/// of `shallow` costs more than it saves. #51 and #52 about the same either way.)
-const SELECTIVE_GUESS_DEPTH: u32 = 6;
-
-/// In a selective search, nodes with at least this many empties try a probable cut. (FFO #40-#49:
-/// from 8, 10, 12, 14 and 16: 770, 829, 884, 972 and 1,125 M nodes; 35.8, 36.1, 37.2, 39.3 and
-/// 44.1 s.)
-const PROBABLE_CUT_EMPTIES: u32 = 10;
-
-/// How many standard deviations beyond the window a probable cut's shallow value must lie, in
-/// tenths: a solve's one selective search. (FFO #40-#49: 1.0, 1.2, 1.5 and 1.8 took 45.6, 38.8,
-/// 36.1 and 40.5 s; a pass at 1.0 before one at 2.0, as Edax climbs its levels, 40.3 s. Too low
-/// and the guess is wrong: on #43 a guess of -10 for -12 left the table with moves that refute
-/// -10, not -12, and cost 3.8 times the nodes.)
-const PROBABLE_CUT_TENTHS: u8 = 15;
 
 /// How sure a search's bounds are: a selective search's, by the standard deviations (in tenths)
 /// its probable cuts keep from the window; an exact search's are `PROVEN`. A search takes the
 /// bounds of the table's entries at least as sure as its own, and the moves of any.
 type Confidence = u8;
 const PROVEN: Confidence = Confidence::MAX;
-
-/// The depth of a probable cut's shallow search. (FFO #40-#49 from 20 empties: depths 2, 3, 4
-/// and 6 took 36.2, 37.7, 36.1 and 42.7 s.)
-fn probable_cut_depth(empties: u32) -> u32 {
-    if empties >= 20 { 4 } else { 2 }
-}
 
 /// The best and worst possible scores.
 const MAX_SCORE: i32 = 64;
@@ -138,88 +75,6 @@ pub struct Solution {
     /// The principal variation: moves for both sides in turn, `None` for a pass.
     pub pv: Vec<Option<Square>>,
     pub nodes: u64,
-}
-
-/// A solved position: bounds on its score, and the best move found.
-#[derive(Clone, Copy)]
-struct Entry {
-    lower: i8,
-    upper: i8,
-    best: u8,
-    /// How sure its bounds are: below `PROVEN`, only likely, and its move only a hint to a surer
-    /// search.
-    confidence: Confidence,
-}
-
-impl Packed for Entry {
-    #[inline(always)]
-    fn pack(self) -> u64 {
-        u64::from(self.lower as u8)
-            | u64::from(self.upper as u8) << 8
-            | u64::from(self.best) << 16
-            | u64::from(self.confidence) << 24
-    }
-
-    #[inline(always)]
-    fn unpack(bits: u64) -> Entry {
-        Entry {
-            lower: bits as u8 as i8,
-            upper: (bits >> 8) as u8 as i8,
-            best: (bits >> 16) as u8,
-            confidence: (bits >> 24) as u8,
-        }
-    }
-}
-
-/// Records that `board`, searched in (alpha, beta) with `confidence`, scored `score` with `best` as
-/// its best move: the bounds it proves, narrowing those already known as surely.
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn record(
-    table: &Table<Entry>,
-    board: Board,
-    empties: u32,
-    alpha: i32,
-    beta: i32,
-    score: i32,
-    best: u8,
-    confidence: Confidence,
-) {
-    let mut known = table.probe(board).map(|(entry, _)| entry);
-    match known {
-        // A surer entry is worth more (a proven one most).
-        Some(entry) if entry.confidence > confidence => return,
-        // A less sure entry's bounds say nothing as sure; its move still helps.
-        Some(entry) if entry.confidence < confidence => {
-            known = Some(Entry {
-                lower: -MAX_SCORE as i8,
-                upper: MAX_SCORE as i8,
-                ..entry
-            })
-        }
-        _ => {}
-    }
-    let (mut lower, mut upper) = known.map_or((-MAX_SCORE, MAX_SCORE), |e| (e.lower as i32, e.upper as i32));
-    if score > alpha {
-        lower = lower.max(score);
-    }
-    if score < beta {
-        upper = upper.min(score);
-    }
-    let best = match known {
-        Some(entry) if best == NO_MOVE => entry.best,
-        _ => best,
-    };
-    table.store(
-        board,
-        empties,
-        Entry {
-            lower: lower as i8,
-            upper: upper as i8,
-            best,
-            confidence,
-        },
-    );
 }
 
 /// An odd number strictly between `lower` and `upper` (even bounds, lower < upper), as near `value`
@@ -288,9 +143,6 @@ pub struct Solver {
     /// Whether each solve names its position to the table (`set_names_roots`).
     names_roots: bool,
 }
-
-/// Nodes between two checks of the clock and the node limit (about 0.2 ms).
-const CHECK_EVERY: u64 = 4096;
 
 impl Default for Solver {
     fn default() -> Solver {
@@ -906,157 +758,4 @@ impl Solver {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// FFO #40 followed along its principal variation to 12 empties: quick to solve.
-    fn twelve_empties() -> Board {
-        on_the_line(12)
-    }
-
-    /// FFO #40 (20 empties) followed along its principal variation to `empties` empties.
-    fn on_the_line(empties: u32) -> Board {
-        let text = std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../fixtures/ffo/fforum-40-59.obf"
-        ))
-        .expect("the FFO fixture");
-        let mut board = othello_core::notation::obf::parse(&text).expect("the FFO fixture parses")[0]
-            .position
-            .board;
-        let solution = Solver::with_table_bits(16).solve(board).expect("no limit");
-        for step in &solution.pv {
-            if board.empty_count() == empties {
-                break;
-            }
-            board = match step {
-                Some(square) => board.play(*square),
-                None => board.pass(),
-            };
-        }
-        assert_eq!(board.empty_count(), empties);
-        board
-    }
-
-    /// A solve cut off after its selective search keeps that search's score and move; one cut
-    /// off before it, or below `SELECTIVE_FROM` empties, has none.
-    #[test]
-    fn a_solve_cut_off_in_its_exact_search_keeps_the_selective_result() {
-        let board = on_the_line(18);
-        let last_likely = Arc::new(std::sync::Mutex::new(None));
-        let mut solver = Solver::with_table_bits(16);
-        let seen = last_likely.clone();
-        solver.set_observer(Some(Box::new(move |bounds: Bounds| {
-            if bounds.likely {
-                *seen.lock().unwrap() = Some(bounds);
-            }
-        })));
-        let exact = solver.solve(board).expect("no limit");
-        let selective = last_likely.lock().unwrap().expect("a selective search from 16 empties");
-        assert_eq!(selective.lower, selective.upper);
-        assert!(
-            exact.nodes > selective.nodes + 2 * CHECK_EVERY,
-            "the exact search costs something"
-        );
-        let mut cut = Solver::with_table_bits(16);
-        cut.set_node_limit(Some(selective.nodes + CHECK_EVERY));
-        assert!(cut.solve(board).is_err());
-        let (score, best) = cut.likely().expect("the selective search finished");
-        assert_eq!(score, selective.lower);
-        assert!(board.moves().contains(best));
-        let mut early = Solver::with_table_bits(16);
-        early.set_node_limit(Some(CHECK_EVERY));
-        assert!(early.solve(board).is_err());
-        assert_eq!(early.likely(), None);
-        let mut small = Solver::with_table_bits(16);
-        small.solve(twelve_empties()).expect("no limit");
-        assert_eq!(small.likely(), None);
-    }
-
-    /// Selective searches climbing in sureness each converge (the surer ones not stopped by the
-    /// less sure ones' entries) and the exact search after them finds the same score as ever.
-    #[test]
-    fn a_solve_climbing_selective_levels_ends_exact() {
-        let board = on_the_line(18);
-        let exact = Solver::with_table_bits(16).solve(board).expect("no limit").score;
-        let converged = Arc::new(std::sync::Mutex::new(Vec::new()));
-        let mut solver = Solver::with_table_bits(16);
-        solver.set_selective_levels(Some(&[0.5, 1.0, 2.0]));
-        let seen = converged.clone();
-        solver.set_observer(Some(Box::new(move |bounds: Bounds| {
-            if bounds.likely && bounds.lower == bounds.upper {
-                seen.lock().unwrap().push(bounds.nodes);
-            }
-        })));
-        assert_eq!(solver.solve(board).expect("no limit").score, exact);
-        let converged = converged.lock().unwrap();
-        assert_eq!(converged.len(), 3, "one result a level");
-        assert!(
-            converged.windows(2).all(|pair| pair[1] > pair[0] + 100),
-            "each level searched: {converged:?}"
-        );
-        assert!(solver.likely().is_some());
-    }
-
-    #[test]
-    fn the_exact_search_never_takes_a_selective_entrys_bounds() {
-        let board = twelve_empties();
-        let exact = Solver::with_table_bits(16).solve(board).expect("no limit").score;
-        // Every position two plies on "likely" wins everything for its mover, with a move it
-        // cannot play: the exact search must see through both.
-        let solver = Solver::with_table_bits(16);
-        let lie = Entry {
-            lower: MAX_SCORE as i8,
-            upper: MAX_SCORE as i8,
-            best: 0,
-            confidence: PROBABLE_CUT_TENTHS,
-        };
-        for square in board.moves() {
-            let child = board.play(square);
-            solver.table.store(child, 11, lie);
-            for reply in child.moves() {
-                solver.table.store(child.play(reply), 10, lie);
-            }
-        }
-        let mut solver = solver;
-        assert_eq!(solver.solve(board).expect("no limit").score, exact);
-    }
-
-    #[test]
-    fn a_surer_record_over_a_less_sure_entry_starts_from_no_bounds() {
-        let table = Table::new(8);
-        let board = twelve_empties();
-        record(&table, board, 12, -65, 65, 10, 3, 15);
-        let (entry, _) = table.probe(board).expect("stored");
-        assert_eq!((entry.lower, entry.upper, entry.confidence), (10, 10, 15));
-        // A proven fail-low at 0: only the upper bound is known, and the move hint is kept.
-        record(&table, board, 12, 0, 1, -4, NO_MOVE, PROVEN);
-        let (entry, _) = table.probe(board).expect("stored");
-        assert_eq!(
-            (entry.lower, entry.upper, entry.best, entry.confidence),
-            (-64, -4, 3, PROVEN)
-        );
-        // A selective result never overwrites a proven one.
-        record(&table, board, 12, -65, 65, 20, 5, 15);
-        let (entry, _) = table.probe(board).expect("stored");
-        assert_eq!(
-            (entry.lower, entry.upper, entry.best, entry.confidence),
-            (-64, -4, 3, PROVEN)
-        );
-        // Between selective results, the surer one wins the same way.
-        let other = board.play(board.moves().first().expect("a move"));
-        record(&table, other, 11, -65, 65, 8, 7, 10);
-        record(&table, other, 11, 0, 1, -6, NO_MOVE, 20);
-        let (entry, _) = table.probe(other).expect("stored");
-        assert_eq!(
-            (entry.lower, entry.upper, entry.best, entry.confidence),
-            (-64, -6, 7, 20)
-        );
-        record(&table, other, 11, -65, 65, 12, 9, 10);
-        let (entry, _) = table.probe(other).expect("stored");
-        assert_eq!(
-            (entry.lower, entry.upper, entry.best, entry.confidence),
-            (-64, -6, 7, 20)
-        );
-    }
-}
+mod tests;

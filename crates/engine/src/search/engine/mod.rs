@@ -27,55 +27,11 @@ use othello_core::rng::SeededRng;
 use othello_core::square::Square;
 use othello_core::value::Value;
 
-/// The default thinking time per move.
-pub const DEFAULT_MILLISECONDS: u64 = 1000;
+mod config;
+mod settings;
 
-/// A timed engine tries the solver, once the midgame search has had its share, where the solver
-/// most likely finishes in the rest of the time: the median time of one thread's solve is
-/// `SOLVE_SECONDS` at `SOLVE_EMPTIES` empty squares and `SOLVE_GROWTH` times as long for each
-/// empty square more. (Measured on positions of NTest's games against engine:1000, 12 at each
-/// count, `othello solve --threads 1`, AMD EPYC, 2026-11-26: medians 0.42, 0.9, 1.75 and 2.8 s
-/// at 22-25 empties. A try that does not finish leaves the midgame search's move from a quarter
-/// of the time: the rule of before, 25 empties at 1 s a move, finished 1 solve of 12 at 25 and
-/// 24 empties, 5 at 23, 8 at 22.)
-const SOLVE_EMPTIES: u32 = 22;
-const SOLVE_SECONDS: f64 = 0.42;
-const SOLVE_GROWTH: f64 = 2.1;
-const MIN_SOLVE_EMPTIES: u32 = 14;
-const MAX_SOLVE_EMPTIES: u32 = 30;
-/// Beyond what it can solve, a timed engine runs the solver's selective searches to the end where
-/// the least sure of them, [`SELECTIVE_LEVELS`]' first, finishes four times in five in the rest of
-/// the time: on one thread, in `SELECTIVE_SECONDS` at `SELECTIVE_EMPTIES` empty squares and
-/// `SELECTIVE_GROWTH` times as long for each empty square more. (Probable cuts at 1.0 standard
-/// deviation, 16 positions of NTest's games at each count, `othello solve --threads 1` beside
-/// another search, AMD EPYC, 2026-11-28: medians 0.1, 0.25, 0.5, 0.9 and 3.1 s at 24, 26, 27, 28
-/// and 30 empties, four in five within 0.2, 0.4, 0.6 and 1.9 s at 24, 26, 27 and 28.) A search
-/// that does not finish leaves the midgame search's move from a quarter of the time: hence four in
-/// five, not the median. There the midgame search reaches the game's end with its own, looser cuts
-/// in a fraction of the time and stops at a far less sure value; NTest, too, turns to a probable
-/// endgame search about here.
-const SELECTIVE_EMPTIES: u32 = 26;
-const SELECTIVE_SECONDS: f64 = 0.5;
-const SELECTIVE_GROWTH: f64 = 1.85;
-/// The standard deviations a timed engine's selective searches keep their probable cuts from the
-/// window, least sure first (as Edax climbs its levels): each finished one's move is surer than the
-/// last's, and the exact search follows if time is left.
-const SELECTIVE_LEVELS: [f64; 3] = [1.0, 1.5, 2.0];
-/// A node budget tries the solver from this many empties, as it always has: its games, which
-/// training rests on, stay the same.
-const NODES_SOLVE_EMPTIES: u32 = 24;
-/// How many times as fast a solve is on `threads` threads (FFO #45-#49 on 2: 1.77-1.98 over runs
-/// of 2026-11-24 and 2026-11-26).
-fn solve_speedup(threads: usize) -> f64 {
-    (threads.max(1) as f64).powf(0.9)
-}
-/// The share of the time the midgame search gets before the solver is tried.
-const MIDGAME_SHARE_BEFORE_SOLVING: f64 = 0.25;
-/// The share of a move's time or nodes spent on a forced move: no thought, only a value.
-const FORCED_SHARE: f64 = 0.1;
-/// The share of a node budget after which no new iteration starts (a node budget keeps the
-/// games it has always played: training data and fingerprints rest on them).
-const NODES_USABLE_SHARE: f64 = 0.92;
+pub use config::{Budget, DEFAULT_MILLISECONDS, EngineChoice, EngineEval, EngineStyle};
+use settings::*;
 
 /// A midgame result: bounds on the value, and the best move found.
 #[derive(Clone, Copy)]
@@ -114,24 +70,6 @@ impl Packed for Entry {
         }
     }
 }
-
-/// What the engine decided, and what it cost.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct EngineChoice {
-    pub best: Square,
-    /// What the position is worth: exact when the solver finished, else the deepest completed
-    /// midgame iteration's value (a proven win or loss, or an estimate in discs).
-    pub value: Value,
-    pub nodes: u64,
-}
-
-/// Thousandths of a disc per unit of the hand-made evaluation (the patterns count in discs already), by stage (empty squares at the root:
-/// 50-60, 40-49, 30-39, 25-29, 0-24): least squares of the final disc difference of engine games
-/// on the root's value, fitted by `scripts/calibrate-engine.py` (400 games of engine:nodes=20000,
-/// seed 1; figures in docs/engine.md). Below 25 empties the games gave no estimates apart from exact
-/// scores, so the last stage repeats the one before. The hand-made evaluation predicts results
-/// poorly (correlation 0.38-0.52): these are rough estimates, fitted before the trained one.
-const ESTIMATE_SCALES: [i64; 5] = [126, 111, 73, 58, 58];
 
 /// The hand-made evaluation of `board` as an estimate in discs, without search (for comparisons).
 pub fn static_estimate(board: Board) -> i32 {
@@ -199,88 +137,6 @@ fn midgame_value(eval: EngineEval, value: i32, depth: u32, empties: u32) -> Valu
     }
 }
 
-/// What the engine may spend on a move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Budget {
-    /// Wall-clock time: the strongest play, but the games depend on the machine and its load.
-    Time(Duration),
-    /// Nodes visited: the same moves on every machine, whatever its speed or load.
-    Nodes(u64),
-    /// A midgame search to this many plies, however long it takes, and no solving: the same
-    /// depth for every position (an analysis compares moves by it).
-    Depth(u32),
-}
-
-/// The evaluation at the engine's horizon.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Hash)]
-pub enum EngineEval {
-    /// The trained pattern evaluation (`crate::patterns`, weights built in), in discs.
-    #[default]
-    Patterns,
-    /// The hand-made one: mobility, stable discs and square weights, scaled to discs by stage.
-    HandMade,
-}
-
-/// Which engine: its evaluation, and whether its midgame search is selective.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct EngineStyle {
-    pub eval: EngineEval,
-    /// Multi-ProbCut in the midgame search (never in the exact solver); fitted for the trained
-    /// evaluation only.
-    pub selective: bool,
-    /// Weights of a file for the trained evaluation (`engine:...:weights=FILE`); none: the
-    /// settings' ones.
-    pub weights: Option<&'static LoadedWeights>,
-}
-
-impl Default for EngineStyle {
-    fn default() -> EngineStyle {
-        EngineStyle {
-            eval: EngineEval::Patterns,
-            selective: true,
-            weights: None,
-        }
-    }
-}
-
-impl EngineStyle {
-    /// The engine before the trained evaluation, kept for comparisons: hand-made and full width.
-    pub const HANDMADE: EngineStyle = EngineStyle {
-        eval: EngineEval::HandMade,
-        selective: false,
-        weights: None,
-    };
-    /// The trained evaluation without ProbCut: what the selectivity is measured against.
-    pub const FULL_WIDTH: EngineStyle = EngineStyle {
-        eval: EngineEval::Patterns,
-        selective: false,
-        weights: None,
-    };
-
-    /// The words a strategy spec ends with to ask for this style (`engine:1000:handmade`,
-    /// `engine:1000:weights=w.bin`), if any.
-    pub fn suffix(self) -> String {
-        let style = match (self.eval, self.selective) {
-            (EngineEval::HandMade, _) => ":handmade",
-            (EngineEval::Patterns, false) => ":fullwidth",
-            (EngineEval::Patterns, true) => "",
-        };
-        match self.weights {
-            Some(loaded) => format!("{style}:weights={}", loaded.path.display()),
-            None => style.to_string(),
-        }
-    }
-
-    /// The style a spec's last word asks for: `handmade` or `fullwidth`.
-    pub fn from_word(word: &str) -> Option<EngineStyle> {
-        match word {
-            "handmade" => Some(EngineStyle::HANDMADE),
-            "fullwidth" => Some(EngineStyle::FULL_WIDTH),
-            _ => None,
-        }
-    }
-}
-
 pub struct Engine {
     budget: Budget,
     eval: EngineEval,
@@ -306,15 +162,6 @@ pub struct Engine {
     book: Option<(&'static Book, i32)>,
     rng: SeededRng,
 }
-
-/// Nodes between two looks at the clock.
-const CHECK_EVERY: u64 = 1024;
-/// The largest table, and the smallest: 2^20 and 2^12 entries of 32 bytes (the solver's twice as
-/// many, of 24).
-const TABLE_BITS: u32 = 20;
-const MIN_TABLE_BITS: u32 = 12;
-/// A rough node rate, to size the tables of a timed engine.
-const NODES_PER_SECOND: f64 = 20e6;
 
 impl Engine {
     pub fn new(milliseconds: u64) -> Engine {
@@ -871,9 +718,6 @@ impl Engine {
 
 const INFINITY: i32 = i32::MAX - 1;
 
-/// From this depth, threads leave the children another thread is searching for last.
-const SHARED_DEPTH: u32 = 3;
-
 /// What an iteration at the root found.
 enum Root {
     /// The best move and the root's value.
@@ -882,13 +726,6 @@ enum Root {
     CutOff(Square, i32),
     Nothing,
 }
-
-/// From this depth the midgame search orders moves by the trained evaluation too (from 4 or 8 it
-/// took longer; docs/engine.md has the measure).
-const EVAL_ORDERING_DEPTH: u32 = 6;
-
-/// What one reply left to the opponent costs a move in the ordering, in evaluation units (2 discs).
-const ORDERING_REPLY: i32 = 2 * patterns::SCALE;
 
 /// The evaluation at the horizon: the trained patterns (in 1/32 discs), or mobility and stability
 /// (h3) plus the square weights (h2).
@@ -910,135 +747,4 @@ fn terminal_value(board: Board) -> i32 {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use othello_core::notation::transcript;
-    use othello_core::position::Position;
-
-    /// A position after 20 moves of a real game (40 empties): a midgame where ProbCut acts.
-    fn midgame() -> Board {
-        let game = transcript::play(Position::START, "e6f6d3c3c4e3f5c5f3g3b4a3d2f4e2d6c6b6g4f1").unwrap();
-        game.position().board
-    }
-
-    #[test]
-    fn probcut_reaches_the_same_depth_with_fewer_nodes_and_a_close_value() {
-        let board = midgame();
-        let mut full = Engine::with_budget(Budget::Depth(10));
-        assert!(!full.selective, "a fixed depth searches full width");
-        let full_choice = full.choose(board);
-        let mut selective = Engine::with_budget(Budget::Depth(10));
-        selective.selective = true;
-        let selective_choice = selective.choose(board);
-        assert!(
-            selective_choice.nodes * 2 < full_choice.nodes,
-            "{} nodes with ProbCut, {} without",
-            selective_choice.nodes,
-            full_choice.nodes
-        );
-        let discs = |value: Value| value.number();
-        assert!((discs(selective_choice.value) - discs(full_choice.value)).abs() <= 4);
-    }
-
-    /// ProbCut predicts estimates only: a shallow value far from a window of estimates cuts, but
-    /// never a window whose bound on the cut's side is a proven win or loss, whose margin a
-    /// shallow estimate knows nothing of.
-    #[test]
-    fn probcut_never_bounds_a_proven_value() {
-        let board = midgame();
-        let features = Features::of(board);
-        let mut engine = Engine::with_budget(Budget::Depth(10));
-        engine.selective = true;
-        let mut cut = |alpha: i32, beta: i32| with_cpu!(C => engine.probcut::<C>(board, &features, 10, alpha, beta));
-        // The position is worth about +25 discs to the side to move.
-        let (below, above) = (-10 * patterns::SCALE, 60 * patterns::SCALE);
-        assert_eq!(
-            cut(below - 1, below),
-            Some(below),
-            "an estimate far below the position's cuts high"
-        );
-        assert_eq!(cut(above, above + 1), Some(above), "an estimate far above it cuts low");
-        assert_eq!(
-            cut(-WIN - 11, -WIN - 10),
-            None,
-            "a proven loss of 10 is not a bound to cut on"
-        );
-        assert_eq!(cut(WIN + 10, WIN + 11), None, "nor a proven win of 10");
-    }
-
-    /// The solver is tried where its median solve fits the time left after the midgame search's
-    /// share: 22 empties at a second a move on one thread, fewer with less time, more with more
-    /// time or threads; its selective searches alone where the least sure one most likely finishes
-    /// (26 at a second). A node budget keeps its 24 for both.
-    #[test]
-    fn the_solver_is_tried_where_it_most_likely_finishes() {
-        let time = |seconds: f64| Some(MoveTime::fixed(Duration::from_secs_f64(seconds)));
-        assert_eq!(solve_empties(time(1.0), 1), (22, 26));
-        assert_eq!(solve_empties(time(0.1), 1), (19, 22));
-        assert_eq!(solve_empties(time(10.0), 1), (25, MAX_SOLVE_EMPTIES));
-        assert_eq!(solve_empties(time(1.0), 2), (23, 27));
-        assert_eq!(solve_empties(time(0.001), 1), (MIN_SOLVE_EMPTIES, MIN_SOLVE_EMPTIES));
-        assert_eq!(solve_empties(time(1e6), 1), (MAX_SOLVE_EMPTIES, MAX_SOLVE_EMPTIES));
-        assert_eq!(solve_empties(None, 1), (24, 24));
-    }
-
-    #[test]
-    fn entries_keep_their_bounds_through_the_table() {
-        for (lower, upper) in [
-            (-INFINITY, INFINITY),
-            (-WIN - 64, WIN + 3),
-            (-1234, 987),
-            (0, 0),
-            (WIN, INFINITY),
-        ] {
-            let entry = Entry { best: 37, lower, upper };
-            let back = Entry::unpack(entry.pack());
-            assert!(entry.pack() < 1 << 56);
-            assert_eq!((back.best, back.lower, back.upper), (37, lower, upper));
-        }
-    }
-
-    /// Regression: an iteration cut off at the root reported the best of the moves it had
-    /// finished even when each had failed low, below a floor that a table entry (a helper
-    /// thread's, or the previous move's search's) had raised the root's window to: their values
-    /// are then upper bounds only, and the highest of them says nothing about which move is best.
-    #[test]
-    fn a_cut_off_iteration_reports_no_move_that_only_failed_low() {
-        let board = midgame();
-        let floor = WIN / 2;
-        let engine_with_floor = || {
-            let engine = Engine::with_budget(Budget::Depth(8));
-            let entry = Entry {
-                best: NO_MOVE,
-                lower: floor,
-                upper: INFINITY,
-            };
-            engine.table.store(board, 30, entry);
-            engine
-        };
-        let mut whole = engine_with_floor();
-        assert!(matches!(whole.root(board, 6), Root::Finished(..)));
-        let mut cut = engine_with_floor();
-        // Stopped late in the iteration: most moves have failed low by then.
-        cut.limits.node_limit = Some(whole.nodes * 3 / 4);
-        match cut.root(board, 6) {
-            Root::CutOff(best, value) => panic!("{best} reported at {value}, below the floor {floor}"),
-            Root::Finished(..) => panic!("the iteration was not cut off"),
-            Root::Nothing => {}
-        }
-    }
-
-    #[test]
-    fn the_hand_made_engine_is_never_selective() {
-        let asked = EngineStyle {
-            eval: EngineEval::HandMade,
-            selective: true,
-            weights: None,
-        };
-        let settings = EngineSettings::default();
-        assert!(!Engine::with_style(Budget::Nodes(1000), asked, &settings).selective);
-        assert!(!Engine::with_style(Budget::Nodes(1000), EngineStyle::HANDMADE, &settings).selective);
-        assert!(Engine::with_budget(Budget::Nodes(1000)).selective);
-        assert!(!Engine::with_style(Budget::Nodes(1000), EngineStyle::FULL_WIDTH, &settings).selective);
-    }
-}
+mod tests;
