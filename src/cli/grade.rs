@@ -313,12 +313,12 @@ fn programs(args: &GradeArgs) -> Result<Vec<Program>> {
     if !words[0].contains("{}") {
         find_program(&words[0])?;
     }
-    let students = super::class_members(class)?;
+    let students = othello_course::class::members(class)?;
     students
         .into_iter()
         .map(|path| {
-            let name = super::member_name(&path);
-            let entry = match super::member_entry(&path) {
+            let name = othello_course::class::member_name(&path);
+            let entry = match othello_course::class::member_entry(&path) {
                 Ok(entry) => entry,
                 Err(why) => {
                     let mut program = Program::from_template(name, &words, &path);

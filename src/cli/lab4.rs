@@ -245,15 +245,15 @@ fn run_class(
     engine: &othello_engine::settings::EngineSettings,
 ) -> Result<()> {
     use othello_course::class_report::{self, StudentTest};
-    let members = super::class_members(class)?;
+    let members = othello_course::class::members(class)?;
     let mut csv = args.csv.as_deref().map(super::output::Output::open).transpose()?;
     let mut html = args.html.as_deref().map(super::output::Output::open).transpose()?;
     let opponent = args.clock.prepare(&args.opponent, 2)?;
     let mut tests = Vec::new();
     let mut rules = othello_course::programs::rules::Rules::for_form(args.form);
     for path in &members {
-        let name = super::member_name(path);
-        let player = super::member_player(path, args.form, &args.run);
+        let name = othello_course::class::member_name(path);
+        let player = othello_course::class::member_player(path, args.form, &args.run);
         let result = player.and_then(|spec| {
             let player = args.clock.prepare(&spec, 1).map_err(|e| e.to_string())?;
             let config = args.config(player, opponent.clone(), engine);

@@ -90,9 +90,9 @@ pub fn run(args: TournamentArgs, engine: &othello_engine::settings::EngineSettin
     let mut html = args.html.as_deref().map(Output::open).transpose()?;
     let mut left_out = Vec::new();
     if let Some(class) = &args.class {
-        for path in super::class_members(class)? {
-            let name = super::member_name(&path);
-            let prepared = super::member_player(&path, args.form, &args.run)
+        for path in othello_course::class::members(class)? {
+            let name = othello_course::class::member_name(&path);
+            let prepared = othello_course::class::member_player(&path, args.form, &args.run)
                 .and_then(|spec| clock.prepare(&spec, players.len() + 1).map_err(|e| e.to_string()));
             match prepared {
                 Ok(player) => {

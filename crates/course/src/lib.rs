@@ -14,6 +14,7 @@
 //! ```
 
 pub mod cases;
+pub mod class;
 pub mod class_report;
 pub mod grade;
 pub mod json;
