@@ -15,19 +15,14 @@ pub enum ClassError {
 /// The students of a class folder: every file or sub-folder, sorted, hidden entries and
 /// `__pycache__` left out.
 pub fn members(class: &Path) -> Result<Vec<PathBuf>, ClassError> {
-    let entries = std::fs::read_dir(class).map_err(|error| ClassError::Unreadable {
+    let students = othello_plumbing::files::sorted_entries(class, |path| {
+        let name = path.file_name().map_or_else(Default::default, |n| n.to_string_lossy());
+        !name.starts_with('.') && name != "__pycache__"
+    })
+    .map_err(|error| ClassError::Unreadable {
         folder: class.to_path_buf(),
         error,
     })?;
-    let mut students: Vec<PathBuf> = entries
-        .filter_map(Result::ok)
-        .map(|entry| entry.path())
-        .filter(|path| {
-            let name = path.file_name().map_or_else(Default::default, |n| n.to_string_lossy());
-            !name.starts_with('.') && name != "__pycache__"
-        })
-        .collect();
-    students.sort();
     if students.is_empty() {
         return Err(ClassError::Empty(class.to_path_buf()));
     }

@@ -3,7 +3,6 @@
 //! parallelism.
 
 use std::collections::BTreeMap;
-use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -45,16 +44,11 @@ pub enum CaseError {
 
 /// Every case of a folder, sorted by name.
 pub fn load_cases(dir: &Path) -> Result<Vec<Case>, CaseError> {
-    let entries = fs::read_dir(dir).map_err(|cause| CaseError::Folder {
-        path: dir.to_path_buf(),
-        cause,
-    })?;
-    let mut paths: Vec<PathBuf> = entries
-        .filter_map(Result::ok)
-        .map(|entry| entry.path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "args"))
-        .collect();
-    paths.sort();
+    let paths = othello_plumbing::files::sorted_entries(dir, |path| path.extension().is_some_and(|ext| ext == "args"))
+        .map_err(|cause| CaseError::Folder {
+            path: dir.to_path_buf(),
+            cause,
+        })?;
     if paths.is_empty() {
         return Err(CaseError::Empty(dir.to_path_buf()));
     }

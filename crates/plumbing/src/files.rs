@@ -54,6 +54,18 @@ fn kind(file_type: fs::FileType) -> &'static str {
     }
 }
 
+/// The paths of the entries of folder `dir` that `keep` keeps, sorted (an entry that cannot be
+/// read is left out).
+pub fn sorted_entries(dir: &Path, keep: impl Fn(&Path) -> bool) -> io::Result<Vec<PathBuf>> {
+    let mut paths: Vec<PathBuf> = fs::read_dir(dir)?
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|path| keep(path))
+        .collect();
+    paths.sort();
+    Ok(paths)
+}
+
 /// Opens a regular file for reading (links followed). It is opened without waiting (a FIFO with no
 /// writer would block the open itself) and checked on the open file, so that it cannot be swapped
 /// between the check and the read.
