@@ -64,7 +64,8 @@ enum Target {
     Game { game: Game, black: String, white: String },
 }
 
-pub fn run(args: AnalyzeArgs, engine: &othello_engine::settings::EngineSettings) -> Result<()> {
+pub fn run(args: AnalyzeArgs, settings: &super::Settings) -> Result<()> {
+    let (engine, output) = (&settings.engine, &settings.output);
     let target = target(&args)?;
     let settings = Settings {
         exact_empties: args.exact_empties,
@@ -105,7 +106,7 @@ pub fn run(args: AnalyzeArgs, engine: &othello_engine::settings::EngineSettings)
             }
             let mut failed = None;
             // The text shows each move as it is valued; JSON only at the end: a bar meanwhile.
-            let progress = super::display::Progress::new(game.moves().count(), "moves");
+            let progress = super::display::Progress::new(game.moves().count(), "moves", output);
             let analysed = analyst.game(&game, |entry| {
                 if args.json {
                     progress.tick();

@@ -58,23 +58,23 @@ struct ShowArgs {
     position: super::lookahead::PositionArgs,
 }
 
-pub fn run(args: BookArgs, engine: &othello_engine::settings::EngineSettings) -> Result<()> {
+pub fn run(args: BookArgs, settings: &super::Settings) -> Result<()> {
     match args.command {
-        BookCommand::Build(args) => build(args, engine),
+        BookCommand::Build(args) => build(args, settings),
         BookCommand::Show(args) => show(args),
     }
 }
 
-fn build(args: BuildArgs, engine: &othello_engine::settings::EngineSettings) -> Result<()> {
+fn build(args: BuildArgs, settings: &super::Settings) -> Result<()> {
     let mut output = Output::open(&args.out)?;
     let config = BuildConfig {
         plies: args.plies,
         depth: args.depth,
         width: args.width as i32,
         positions: args.positions as usize,
-        engine: *engine,
+        engine: settings.engine,
     };
-    let progress = Progress::new(args.plies as usize, "plies");
+    let progress = Progress::new(args.plies as usize, "plies", &settings.output);
     let mut error = None;
     let started = std::time::Instant::now();
     let book = book::build(config, super::threads_or_cores(args.threads), |book, _, _| {

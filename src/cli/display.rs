@@ -3,7 +3,6 @@
 
 use std::fmt;
 use std::io::IsTerminal;
-use std::sync::OnceLock;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
@@ -20,40 +19,31 @@ pub enum ColorChoice {
     Never,
 }
 
-static COLOR: OnceLock<ColorChoice> = OnceLock::new();
-
-/// Records the command line's `--color` (once, before any output).
-pub fn set_color(choice: ColorChoice) {
-    let _ = COLOR.set(choice);
+/// How a command talks to people (`--color`, `--quiet`): a value each command is given.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Output {
+    pub color: ColorChoice,
+    /// No progress, and no running score lines either.
+    pub quiet: bool,
 }
 
-/// Whether what goes to stdout may be coloured: `--color always` or `never` as told (a choice on
-/// the command line beats the environment, as no-color.org asks); otherwise as anstream reads the
-/// environment: only on a terminal that is not a dumb one, without NO_COLOR, and as CLICOLOR and
-/// CLICOLOR_FORCE say.
-pub fn colour_stdout() -> bool {
-    match COLOR.get().copied().unwrap_or_default() {
-        ColorChoice::Always => true,
-        ColorChoice::Never => false,
-        ColorChoice::Auto => anstream::AutoStream::choice(&std::io::stdout()) != anstream::ColorChoice::Never,
+impl Output {
+    /// Whether what goes to stdout may be coloured: `--color always` or `never` as told (a choice
+    /// on the command line beats the environment, as no-color.org asks); otherwise as anstream
+    /// reads the environment: only on a terminal that is not a dumb one, without NO_COLOR, and as
+    /// CLICOLOR and CLICOLOR_FORCE say.
+    pub fn colour_stdout(&self) -> bool {
+        match self.color {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => anstream::AutoStream::choice(&std::io::stdout()) != anstream::ColorChoice::Never,
+        }
     }
-}
 
-static QUIET: OnceLock<bool> = OnceLock::new();
-
-/// Records `-q/--quiet` (once, before any output).
-pub fn set_quiet(quiet: bool) {
-    let _ = QUIET.set(quiet);
-}
-
-/// Whether `-q/--quiet` was given: no progress, and no running score lines either.
-pub fn quiet() -> bool {
-    QUIET.get().copied().unwrap_or(false)
-}
-
-/// Whether progress may be shown on stderr: a terminal, and no `--quiet`.
-pub fn progress_visible() -> bool {
-    !quiet() && std::io::stderr().is_terminal()
+    /// Whether progress may be shown on stderr: a terminal, and no `--quiet`.
+    pub fn progress_visible(&self) -> bool {
+        !self.quiet && std::io::stderr().is_terminal()
+    }
 }
 
 /// A progress bar on stderr (indicatif's) with the elapsed time, the rate and an estimate of the
@@ -64,8 +54,8 @@ pub struct Progress {
 }
 
 impl Progress {
-    pub fn new(total: usize, unit: &'static str) -> Progress {
-        if !progress_visible() {
+    pub fn new(total: usize, unit: &'static str, output: &Output) -> Progress {
+        if !output.progress_visible() {
             return Progress {
                 bar: ProgressBar::hidden(),
             };
@@ -131,9 +121,11 @@ pub struct Ticker {
 }
 
 impl Ticker {
-    pub fn new(label: String) -> Ticker {
+    pub fn new(label: String, output: &Output) -> Ticker {
         Ticker {
-            bar: status_line(move |seconds| (seconds >= 1.0).then(|| format!("{label}: {}", duration(seconds)))),
+            bar: status_line(output, move |seconds| {
+                (seconds >= 1.0).then(|| format!("{label}: {}", duration(seconds)))
+            }),
         }
     }
 }
@@ -146,8 +138,8 @@ impl Drop for Ticker {
 
 /// A status line on stderr redrawn five times a second with what `line` says for the seconds so
 /// far (nothing while it says None); hidden unless progress may be shown.
-fn status_line(line: impl Fn(f64) -> Option<String> + Send + Sync + Clone + 'static) -> ProgressBar {
-    let bar = status_bar("{line}", move |style| {
+fn status_line(output: &Output, line: impl Fn(f64) -> Option<String> + Send + Sync + Clone + 'static) -> ProgressBar {
+    let bar = status_bar(output, "{line}", move |style| {
         style.with_key("line", move |state: &ProgressState, w: &mut dyn fmt::Write| {
             let _ = w.write_str(&line(state.elapsed().as_secs_f64()).unwrap_or_default());
         })
@@ -158,8 +150,8 @@ fn status_line(line: impl Fn(f64) -> Option<String> + Send + Sync + Clone + 'sta
 
 /// A bar with no length drawn from `template` (and the keys `keys` adds) on stderr, or a hidden one
 /// unless progress may be shown.
-fn status_bar(template: &str, keys: impl FnOnce(ProgressStyle) -> ProgressStyle) -> ProgressBar {
-    if !progress_visible() {
+fn status_bar(output: &Output, template: &str, keys: impl FnOnce(ProgressStyle) -> ProgressStyle) -> ProgressBar {
+    if !output.progress_visible() {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr_with_hz(10));
@@ -177,9 +169,9 @@ pub struct StatusLine {
 }
 
 impl StatusLine {
-    pub fn new() -> StatusLine {
+    pub fn new(output: &Output) -> StatusLine {
         StatusLine {
-            bar: status_bar("{msg}", |style| style),
+            bar: status_bar(output, "{msg}", |style| style),
         }
     }
 

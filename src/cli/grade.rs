@@ -104,7 +104,7 @@ const HTML_FAILURES: usize = 50;
 /// Students' entries larger than this are not copied for every case (the sandbox's own cap).
 const MAX_ENTRY_BYTES: u64 = othello_sandbox::MAX_COPIED;
 
-pub fn run(args: GradeArgs) -> Result<()> {
+pub fn run(args: GradeArgs, output: &super::display::Output) -> Result<()> {
     let cases = grade::load_cases(&args.cases)?;
     for warning in grade::line_ending_warnings(&args.cases, &cases) {
         eprintln!("othello: warning: {warning}");
@@ -173,7 +173,7 @@ pub fn run(args: GradeArgs) -> Result<()> {
         settings.jobs,
         isolation.describe()
     ))?;
-    let progress = Progress::new(programs.len() * cases.len(), "cases");
+    let progress = Progress::new(programs.len() * cases.len(), "cases", output);
     let mut summaries = vec![Summary::default(); programs.len()];
     let mut failing: Vec<Vec<Outcome>> = vec![Vec::new(); programs.len()];
     let mut shown = vec![0usize; programs.len()];

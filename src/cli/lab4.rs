@@ -99,7 +99,8 @@ impl Lab4Args {
     }
 }
 
-pub fn run(args: Lab4Args, engine: &othello_engine::settings::EngineSettings) -> Result<()> {
+pub fn run(args: Lab4Args, settings: &super::Settings) -> Result<()> {
+    let (engine, output) = (&settings.engine, &settings.output);
     let mut files = super::output::Files::new()
         .inputs("the player's file", args.player.iter().flat_map(StrategySpec::files))
         .inputs("the opponent's file", args.opponent.files());
@@ -121,10 +122,10 @@ pub fn run(args: Lab4Args, engine: &othello_engine::settings::EngineSettings) ->
     let config = args.config(player, args.clock.prepare(&args.opponent, 2)?, engine);
     let mut log = MatchLog::open(args.log.as_deref())?;
     let (player, opponent) = (config.player.to_string(), config.opponent.to_string());
-    let progress = super::display::Progress::new(config.games as usize, "games");
+    let progress = super::display::Progress::new(config.games as usize, "games", output);
     let tally = moderator::run(&config, |played, tally| {
         progress.tick();
-        if tally.games.is_multiple_of(PROGRESS_EVERY) && !super::display::quiet() {
+        if tally.games.is_multiple_of(PROGRESS_EVERY) && !output.quiet {
             progress.suspend(|| {
                 let _ = writeln!(
                     std::io::stderr(),

@@ -92,7 +92,8 @@ pub struct BestArgs {
     clock: super::ClockArgs,
 }
 
-pub fn run_best(args: BestArgs, engine: &othello_engine::settings::EngineSettings) -> Result<()> {
+pub fn run_best(args: BestArgs, settings: &super::Settings) -> Result<()> {
+    let (engine, output) = (&settings.engine, &settings.output);
     let eval = args.eval.unwrap_or(Eval::Discs);
     let position = args.position.position()?;
     let side = position.to_move;
@@ -104,7 +105,7 @@ pub fn run_best(args: BestArgs, engine: &othello_engine::settings::EngineSetting
         (Some(spec), _) if position.moves().is_empty() => (None, None, 0, spec.to_string()),
         (Some(spec), _) => {
             let spec = args.clock.prepare(spec, 1)?;
-            let _ticker = super::display::Ticker::new(format!("{spec} thinking"));
+            let _ticker = super::display::Ticker::new(format!("{spec} thinking"), output);
             let decision = spec
                 .build(0, engine)
                 .choose(position)
@@ -121,7 +122,7 @@ pub fn run_best(args: BestArgs, engine: &othello_engine::settings::EngineSetting
                 "14 take 7 s here",
             )?;
             let scoring = Scoring::lookahead(eval);
-            let ticker = super::display::Ticker::new(format!("searching {depth} plies"));
+            let ticker = super::display::Ticker::new(format!("searching {depth} plies"), output);
             let result = alphabeta(position.board, depth, scoring);
             drop(ticker);
             (
@@ -189,7 +190,8 @@ pub struct FullGameArgs {
     json: bool,
 }
 
-pub fn run_fullgame(args: FullGameArgs, engine: &othello_engine::settings::EngineSettings) -> Result<()> {
+pub fn run_fullgame(args: FullGameArgs, settings: &super::Settings) -> Result<()> {
+    let (engine, output) = (&settings.engine, &settings.output);
     let start = args.position.position()?;
     super::within_reach(
         "--depth",
@@ -201,7 +203,7 @@ pub fn run_fullgame(args: FullGameArgs, engine: &othello_engine::settings::Engin
     let spec = StrategySpec::Lookahead { depth: args.depth };
     let (mut black, mut white) = (spec.build(0, engine), spec.build(0, engine));
     let mut game = Game::new(start);
-    let ticker = super::display::Ticker::new(format!("playing lookahead {} against itself", args.depth));
+    let ticker = super::display::Ticker::new(format!("playing lookahead {} against itself", args.depth), output);
     game.play_out(&mut [black.as_mut(), white.as_mut()])
         .expect("built-in strategies always move");
     drop(ticker);

@@ -58,7 +58,8 @@ pub struct MatchArgs {
     clock: super::ClockArgs,
 }
 
-pub fn run(args: MatchArgs, engine: &othello_engine::settings::EngineSettings) -> Result<()> {
+pub fn run(args: MatchArgs, settings: &super::Settings) -> Result<()> {
+    let (engine, output) = (&settings.engine, &settings.output);
     let deterministic = args.a.is_deterministic() && args.b.is_deterministic();
     let openings = match &args.opening_file {
         None if args.openings.is_none() && deterministic => {
@@ -91,7 +92,7 @@ pub fn run(args: MatchArgs, engine: &othello_engine::settings::EngineSettings) -
     let mut record = args.record.as_deref().map(Output::open_stream).transpose()?;
     let mut record_error = None;
     let threads = super::threads_or_cores(args.threads);
-    let progress = Progress::new(args.games as usize, "games");
+    let progress = Progress::new(args.games as usize, "games", output);
     let (a, b) = (config.a.to_string(), config.b.to_string());
     let report = play_match(config, threads, |played| {
         progress.tick();

@@ -296,8 +296,6 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
         Err(error) if !error.use_stderr() => return write_stdout(&error.render().to_string()),
         Err(error) => bail!(first_line_of(&error)),
     };
-    display::set_color(cli.color);
-    display::set_quiet(cli.quiet);
     let engine = EngineSettings {
         weights: cli.weights.as_deref().map(othello_engine::patterns::load).transpose()?,
         book: match cli.book.as_ref().filter(|_| !cli.no_book) {
@@ -306,7 +304,14 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
             None => None,
         },
     };
-    let result = dispatch(cli.command, &engine);
+    let settings = Settings {
+        engine,
+        output: display::Output {
+            color: cli.color,
+            quiet: cli.quiet,
+        },
+    };
+    let result = dispatch(cli.command, &settings);
     // What the runs' set-up left out of the sandbox, for the teacher to see.
     for notice in othello_sandbox::notices() {
         eprintln!("othello: {notice}");
@@ -314,28 +319,34 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
     result
 }
 
-/// Runs a command; `engine` is what the global options give every engine it builds.
-fn dispatch(command: Command, engine: &EngineSettings) -> Result<()> {
+/// What the global options give every command: its engines' settings and how it talks to people.
+pub struct Settings {
+    pub engine: EngineSettings,
+    pub output: display::Output,
+}
+
+/// Runs a command with the global options' `settings`.
+fn dispatch(command: Command, settings: &Settings) -> Result<()> {
     match command {
-        Command::Analyze(args) => analyze::run(args, engine),
-        Command::Book(args) => book::run(args, engine),
-        Command::Best(args) => lookahead::run_best(args, engine),
+        Command::Analyze(args) => analyze::run(args, settings),
+        Command::Book(args) => book::run(args, settings),
+        Command::Best(args) => lookahead::run_best(args, settings),
         Command::Cases(args) => graders::run_cases(args),
         Command::Diff(args) => graders::run_diff(args),
-        Command::Fullgame(args) => lookahead::run_fullgame(args, engine),
-        Command::Grade(args) => grade::run(args),
-        Command::Gtp(args) => protocols::run_gtp(args, engine),
-        Command::Nboard(args) => protocols::run_nboard(args, engine),
-        Command::Lab4(args) => lab4::run(args, engine),
-        Command::Match(args) => matches::run(args, engine),
-        Command::Perft(args) => perft::run(args),
-        Command::Play(args) => play::run(args, engine),
+        Command::Fullgame(args) => lookahead::run_fullgame(args, settings),
+        Command::Grade(args) => grade::run(args, &settings.output),
+        Command::Gtp(args) => protocols::run_gtp(args, &settings.engine),
+        Command::Nboard(args) => protocols::run_nboard(args, &settings.engine),
+        Command::Lab4(args) => lab4::run(args, settings),
+        Command::Match(args) => matches::run(args, settings),
+        Command::Perft(args) => perft::run(args, &settings.output),
+        Command::Play(args) => play::run(args, settings),
         Command::Replay(args) => replay::run(args),
-        Command::Selfplay(args) => selfplay::run(args, engine),
-        Command::Solve(args) => solve::run(args, engine),
-        Command::Tournament(args) => tournament::run(args, engine),
-        Command::Train(args) => train::run(args, engine),
-        Command::Probcut(args) => probcut::run(args, engine),
+        Command::Selfplay(args) => selfplay::run(args, settings),
+        Command::Solve(args) => solve::run(args, settings),
+        Command::Tournament(args) => tournament::run(args, settings),
+        Command::Train(args) => train::run(args, &settings.engine),
+        Command::Probcut(args) => probcut::run(args, settings),
         Command::Completions(args) => {
             let mut text = Vec::new();
             clap_complete::generate(args.shell, &mut root_command(), "othello", &mut text);

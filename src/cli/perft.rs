@@ -25,7 +25,7 @@ pub struct PerftArgs {
     json: bool,
 }
 
-pub fn run(args: PerftArgs) -> Result<()> {
+pub fn run(args: PerftArgs, output: &super::display::Output) -> Result<()> {
     let position = match &args.board {
         Some(board) => super::position_from_lab_args(board, args.token.as_deref())?,
         None => Position::START,
@@ -38,10 +38,10 @@ pub fn run(args: PerftArgs) -> Result<()> {
         "13 plies take 30 s here",
     )?;
     let start = Instant::now();
-    let leaves = if super::display::progress_visible() {
+    let leaves = if output.progress_visible() {
         // A few hundred subtrees, each a tick: the bar moves smoothly and its estimate holds.
         let parts = othello_engine::search::perft::split(position.board, args.depth, 256);
-        let progress = super::display::Progress::new(parts.len(), "subtrees");
+        let progress = super::display::Progress::new(parts.len(), "subtrees", output);
         let leaves = parts
             .iter()
             .map(|&(board, depth)| {

@@ -108,7 +108,8 @@ impl Console {
     }
 }
 
-pub fn run(args: PlayArgs, engine: &othello_engine::settings::EngineSettings) -> Result<()> {
+pub fn run(args: PlayArgs, settings: &super::Settings) -> Result<()> {
+    let (engine, output) = (&settings.engine, &settings.output);
     let prepared = |player: &Player, nth: usize| -> Result<Player> {
         Ok(match player {
             Player::Computer(spec) => Player::Computer(args.clock.prepare(spec, nth)?),
@@ -140,7 +141,7 @@ pub fn run(args: PlayArgs, engine: &othello_engine::settings::EngineSettings) ->
             Player::Computer(spec) => Some(spec.build(seed, engine)),
         })
         .collect();
-    let colour = display::colour_stdout();
+    let colour = output.colour_stdout();
     let started = SystemTime::now();
     let mut game = args.position.game()?;
     let mut input = Input::new();

@@ -36,7 +36,7 @@ pub struct ProbcutArgs {
     threads: Option<u32>,
 }
 
-pub fn run(args: ProbcutArgs, engine: &othello_engine::settings::EngineSettings) -> Result<()> {
+pub fn run(args: ProbcutArgs, settings: &super::Settings) -> Result<()> {
     // Reservoir sampling: the same positions for a seed, in memory bounded by --positions.
     let wanted = args.positions as usize;
     let mut rng = SeededRng::new(args.seed);
@@ -64,7 +64,7 @@ pub fn run(args: ProbcutArgs, engine: &othello_engine::settings::EngineSettings)
             drawn.len()
         );
     }
-    let progress = Progress::new(drawn.len(), "positions");
+    let progress = Progress::new(drawn.len(), "positions", &settings.output);
     let mut observations = Vec::new();
     let max_depth = args.depth;
     othello_plumbing::parallel::ordered(
@@ -72,7 +72,7 @@ pub fn run(args: ProbcutArgs, engine: &othello_engine::settings::EngineSettings)
         super::threads_or_cores(args.threads),
         |k| {
             let board = drawn[k];
-            let mut engine = Engine::with_style(Budget::Depth(max_depth), EngineStyle::default(), engine);
+            let mut engine = Engine::with_style(Budget::Depth(max_depth), EngineStyle::default(), &settings.engine);
             let values = if board.moves().is_empty() {
                 Vec::new()
             } else {

@@ -76,7 +76,8 @@ fn plies(text: &str) -> Result<(u32, u32), String> {
     }
 }
 
-pub fn run(args: SelfPlayArgs, engine: &othello_engine::settings::EngineSettings) -> Result<()> {
+pub fn run(args: SelfPlayArgs, settings: &super::Settings) -> Result<()> {
+    let (engine, output) = (&settings.engine, &settings.output);
     if !args.player.is_reproducible() {
         bail!(
             "--player {}: its games depend on the machine; use a reproducible strategy such as engine:nodes=20000",
@@ -162,7 +163,7 @@ pub fn run(args: SelfPlayArgs, engine: &othello_engine::settings::EngineSettings
     if let (Some(games_file), Some(total)) = (&args.replay, replayed) {
         // Those already in the file came first, in order.
         let eligible = |index: u64| index % n == k && index < args.games && last.is_none_or(|last| index > last);
-        let progress = Progress::new(total.saturating_sub(games as usize), "games");
+        let progress = Progress::new(total.saturating_sub(games as usize), "games", output);
         let mut lines = othello_plumbing::files::Lines::open(games_file)?;
         loop {
             // A chunk at a time: the games file may be any size.
@@ -190,7 +191,7 @@ pub fn run(args: SelfPlayArgs, engine: &othello_engine::settings::EngineSettings
         let first = last.map_or(k, |last| last + n);
         // Counted, not listed: a billion games to play take no memory.
         let pending = args.games.saturating_sub(first).div_ceil(n) as usize;
-        let progress = Progress::new(pending, "games");
+        let progress = Progress::new(pending, "games", output);
         out.write_all(pending, threads, &progress, |i| {
             play_game(&config, first + i as u64 * n)
                 .map_err(|failed| anyhow::anyhow!("{} gave no move: {}", config.player, failed.describe()))

@@ -61,7 +61,8 @@ struct Job {
     position: othello_core::position::Position,
 }
 
-pub fn run(args: SolveArgs, engine: &EngineSettings) -> Result<()> {
+pub fn run(args: SolveArgs, settings: &super::Settings) -> Result<()> {
+    let engine = &settings.engine;
     let jobs = match &args.obf {
         Some(path) => {
             let text = othello_plumbing::files::read_text(path)?;
@@ -111,7 +112,7 @@ pub fn run(args: SolveArgs, engine: &EngineSettings) -> Result<()> {
         let clock = Instant::now();
         solver.set_deadline(limit.map(|limit| clock + limit));
         // Each test of the search narrows the score: shown as it goes, on one line.
-        let status = super::display::StatusLine::new();
+        let status = super::display::StatusLine::new(&settings.output);
         let number = job.number;
         let shown = status.clone();
         solver.set_observer(Some(Box::new(move |bounds: Bounds| {

@@ -62,7 +62,7 @@ pub struct TournamentArgs {
     clock: ClockArgs,
 }
 
-pub fn run(args: TournamentArgs, engine: &othello_engine::settings::EngineSettings) -> Result<()> {
+pub fn run(args: TournamentArgs, settings: &super::Settings) -> Result<()> {
     if args.json && args.csv.as_deref().is_some_and(is_stdout) {
         bail!("bad argument \"-\": --json already writes to stdout");
     }
@@ -118,7 +118,7 @@ pub fn run(args: TournamentArgs, engine: &othello_engine::settings::EngineSettin
         seed: args.seed,
         opening_plies: args.openings,
         threads: super::threads_or_cores(args.threads),
-        engine: *engine,
+        engine: settings.engine,
     };
     let mut log = MatchLog::open(args.log.as_deref())?;
     let mut csv = args.csv.as_deref().map(Output::open).transpose()?;
@@ -138,7 +138,7 @@ pub fn run(args: TournamentArgs, engine: &othello_engine::settings::EngineSettin
         Format::RoundRobin { rounds } => rounds as usize * players * (players - 1),
         Format::Swiss { rounds } => rounds as usize * (players / 2) * 2,
     };
-    let progress = super::display::Progress::new(expected, "games");
+    let progress = super::display::Progress::new(expected, "games", &settings.output);
     let standings = tournament::run(&config, |pairing, played| {
         games += 1;
         progress.tick();
