@@ -206,7 +206,10 @@ pub fn run(args: GradeArgs, output: &super::display::Output) -> Result<()> {
         return Err(error);
     }
     if programs.len() > 1 {
-        outputs.text(&format!("\n{}", report::class_table(&programs, &summaries, &judges)))?;
+        outputs.text(&format!(
+            "\n{}",
+            report::class_table(&programs, &summaries, &judges, &isolation)
+        ))?;
     }
     outputs.finish(&programs, &summaries, &failing, &cases, &settings, &args)?;
     let passed = summaries.iter().filter(|s| s.all_passed()).count();

@@ -10,9 +10,8 @@ use othello_course::json;
 use super::matches::MatchLog;
 use super::output::{Output, is_stdout};
 use super::{ClockArgs, write_stdout};
-use othello_course::report::{Cell, csv_table};
 use othello_course::strategy::StrategySpec;
-use othello_course::tournament::{self, Format, Standing, TournamentConfig};
+use othello_course::tournament::{self, Format, TournamentConfig};
 
 #[derive(Args, Debug)]
 pub struct TournamentArgs {
@@ -148,37 +147,11 @@ pub fn run(args: TournamentArgs, settings: &super::Settings) -> Result<()> {
     log.finish()?;
     let reproducible = config.players.iter().all(StrategySpec::is_reproducible);
     if let Some(csv) = csv.take() {
-        let header = [
-            "rank",
-            "player",
-            "points",
-            "games",
-            "wins",
-            "draws",
-            "losses",
-            "forfeits",
-            "byes",
-            "discs",
-            "forfeit_reasons",
-        ];
-        let rows = standings.iter().enumerate().map(|(rank, s)| {
-            let reasons: Vec<String> = s.forfeit_notes.iter().map(|n| n.describe(&names)).collect();
-            vec![
-                Cell::number(rank + 1),
-                Cell::text(&names[s.player]),
-                Cell::number(s.points()),
-                Cell::number(s.games),
-                Cell::number(s.wins),
-                Cell::number(s.draws),
-                Cell::number(s.losses),
-                Cell::number(s.forfeits),
-                Cell::number(s.byes),
-                Cell::number(s.discs),
-                Cell::text(reasons.join("; ")),
-            ]
-        });
-        let text = csv_table(&header, rows);
-        csv.finish(&text)?;
+        let ranked: Vec<_> = (1..).zip(&standings).collect();
+        csv.finish(&othello_course::table::csv(
+            &othello_course::table::standings(&names),
+            &ranked,
+        ))?;
     }
     if let Some(html) = html.take() {
         let isolation = args.clock.isolation().describe();
@@ -217,58 +190,11 @@ pub fn run(args: TournamentArgs, settings: &super::Settings) -> Result<()> {
                 .collect(),
         })
     } else {
-        let mut text = text_standings(&title, &names, &standings, games, config.seed, reproducible);
+        let mut text =
+            othello_course::class_report::standings_text(&title, &names, &standings, games, config.seed, reproducible);
         for why in &left_out {
             text += &format!("left out: {why}\n");
         }
         text
     })
-}
-
-fn text_standings(
-    title: &str,
-    names: &[String],
-    standings: &[Standing],
-    games: usize,
-    seed: u64,
-    reproducible: bool,
-) -> String {
-    let width = names.iter().map(String::len).max().unwrap_or(6).max(6);
-    let mut out = format!("{title}: {} players, {games} games (seed {seed})\n", names.len());
-    out += &format!(
-        "rank  {:<width$}  points  games  wins  draws  losses  forfeits  discs\n",
-        "player"
-    );
-    for (rank, s) in standings.iter().enumerate() {
-        out += &format!(
-            "{:>4}  {:<width$}  {:>6}  {:>5}  {:>4}  {:>5}  {:>6}  {:>8}  {:>+5}\n",
-            rank + 1,
-            names[s.player],
-            s.points(),
-            s.games,
-            s.wins,
-            s.draws,
-            s.losses,
-            s.forfeits,
-            s.discs
-        );
-    }
-    let forfeited: Vec<&Standing> = standings.iter().filter(|s| s.forfeits > 0).collect();
-    if !forfeited.is_empty() {
-        out += "Forfeits:\n";
-        for s in forfeited {
-            out += &format!("  {} ({}):\n", names[s.player], s.forfeits);
-            for note in &s.forfeit_notes {
-                out += &format!("    {}\n", note.describe(names));
-            }
-            let more = s.forfeits as usize - s.forfeit_notes.len();
-            if more > 0 {
-                out += &format!("    ... and {more} more\n");
-            }
-        }
-    }
-    if !reproducible {
-        out += "(a program or a timed engine plays: the same seed may not give the same games)\n";
-    }
-    out
 }

@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use super::moderator::{GameLine, Lab4Tally};
-use super::report::{Cell, board_html, csv_table, escape};
+use super::report::{board_html, escape};
 use super::tournament::Standing;
 use crate::programs::rules::Rules;
 use othello_core::notation::{condensed, lab_board};
@@ -25,12 +25,12 @@ fn counted(count: impl Into<u64>, one: &str, many: &str) -> String {
     format!("{count} {}", if count == 1 { one } else { many })
 }
 
-fn percent(tally: &Lab4Tally) -> String {
+pub(crate) fn percent(tally: &Lab4Tally) -> String {
     format!("{:.1}%", 100.0 * tally.share())
 }
 
 /// `ended at game 3 (code -2)` or `all played`.
-fn ending(tally: &Lab4Tally) -> String {
+pub(crate) fn ending(tally: &Lab4Tally) -> String {
     match &tally.ended_by {
         Some(line) => format!(
             "ended at game {}{}",
@@ -61,89 +61,14 @@ pub fn student_line(test: &StudentTest) -> String {
     }
 }
 
-/// The class table for people.
+/// The class table for people (`table::lab4_students`).
 pub fn lab4_table(tests: &[StudentTest]) -> String {
-    let width = tests.iter().map(|t| t.name.len()).max().unwrap_or(7).max(7);
-    let mut out = format!(
-        "{:<width$}   score  games  wins  draws  losses  forfeits  ended\n",
-        "student"
-    );
-    for test in tests {
-        match &test.result {
-            Err(why) => {
-                let _ = writeln!(
-                    out,
-                    "{:<width$}       -      -     -      -       -         -  could not play: {why}",
-                    test.name
-                );
-            }
-            Ok(tally) => {
-                let _ = writeln!(
-                    out,
-                    "{:<width$}  {:>6}  {:>5}  {:>4}  {:>5}  {:>6}  {:>8}  {}",
-                    test.name,
-                    percent(tally),
-                    tally.games,
-                    tally.wins,
-                    tally.draws,
-                    tally.losses,
-                    tally.forfeits,
-                    ending(tally)
-                );
-            }
-        }
-    }
-    out
+    crate::table::text(&crate::table::lab4_students(), tests)
 }
 
-/// The gradebook: one row per student.
+/// The gradebook: one row per student (`table::lab4_students`).
 pub fn lab4_csv(tests: &[StudentTest]) -> String {
-    let header = [
-        "student",
-        "player",
-        "games",
-        "tokens",
-        "all_tokens",
-        "share",
-        "wins",
-        "draws",
-        "losses",
-        "forfeits",
-        "ended_at_game",
-        "code",
-        "failure",
-    ];
-    let rows = tests.iter().map(|test| {
-        let mut row = vec![Cell::text(&test.name), Cell::text(&test.player)];
-        match &test.result {
-            Err(why) => {
-                row.extend(["0", "0", "0", "", "0", "0", "0", "0", "", ""].map(Cell::number));
-                row.push(Cell::text(format!("could not play: {why}")));
-            }
-            Ok(tally) => {
-                let ended = tally.ended_by.as_ref();
-                row.extend([
-                    Cell::number(tally.games),
-                    Cell::number(tally.tokens),
-                    Cell::number(tally.all_tokens),
-                    Cell::number(format!("{:.4}", tally.share())),
-                    Cell::number(tally.wins),
-                    Cell::number(tally.draws),
-                    Cell::number(tally.losses),
-                    Cell::number(tally.forfeits),
-                    Cell::number(ended.map_or(String::new(), |l| l.number.to_string())),
-                    Cell::number(
-                        ended
-                            .and_then(|l| l.codes)
-                            .map_or(String::new(), |(code, _)| code.to_string()),
-                    ),
-                    Cell::text(ended.and_then(|l| l.failure.as_deref()).unwrap_or("")),
-                ]);
-            }
-        }
-        row
-    });
-    csv_table(&header, rows)
+    crate::table::csv(&crate::table::lab4_students(), tests)
 }
 
 /// The final board of a condensed transcript, as eight rows of `xo.` (None if it does not replay).
@@ -193,39 +118,7 @@ pub fn lab4_html(title: &str, tests: &[StudentTest], rules: Rules, isolation: &s
         escape(rules.source()),
         escape(isolation)
     );
-    out.push_str("<table class=\"class\"><tr><th>student</th><th>score</th><th>games</th><th>wins</th><th>draws</th><th>losses</th><th>forfeits</th><th>ended</th></tr>\n");
-    for (index, test) in tests.iter().enumerate() {
-        match &test.result {
-            Err(why) => {
-                let _ = writeln!(
-                    out,
-                    "<tr><td><a href=\"#s{index}\">{}</a></td><td class=\"bad\" colspan=\"7\">could not play: {}</td></tr>",
-                    escape(&test.name),
-                    escape(why)
-                );
-            }
-            Ok(tally) => {
-                let class = if tally.ended_by.is_none() && tally.forfeits == 0 {
-                    "ok"
-                } else {
-                    "bad"
-                };
-                let _ = writeln!(
-                    out,
-                    "<tr><td><a href=\"#s{index}\">{}</a></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"{class}\">{}</td></tr>",
-                    escape(&test.name),
-                    percent(tally),
-                    tally.games,
-                    tally.wins,
-                    tally.draws,
-                    tally.losses,
-                    tally.forfeits,
-                    escape(&ending(tally))
-                );
-            }
-        }
-    }
-    out.push_str("</table>\n");
+    out += &crate::table::html(&crate::table::lab4_students(), tests, Some("s"));
     for (index, test) in tests.iter().enumerate() {
         let _ = writeln!(
             out,
@@ -280,24 +173,8 @@ pub fn tournament_html(
         }
         out.push_str("</ul>\n");
     }
-    out.push_str("<table class=\"class\"><tr><th>rank</th><th>player</th><th>points</th><th>games</th><th>wins</th><th>draws</th><th>losses</th><th>forfeits</th><th>discs</th></tr>\n");
-    for (rank, s) in standings.iter().enumerate() {
-        let class = if s.forfeits == 0 { "" } else { " class=\"bad\"" };
-        let _ = writeln!(
-            out,
-            "<tr><td>{}</td><td style=\"text-align:left\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td{class}>{}</td><td>{:+}</td></tr>",
-            rank + 1,
-            escape(&names[s.player]),
-            s.points(),
-            s.games,
-            s.wins,
-            s.draws,
-            s.losses,
-            s.forfeits,
-            s.discs
-        );
-    }
-    out.push_str("</table>\n");
+    let ranked: Vec<_> = (1..).zip(standings).collect();
+    out += &crate::table::html(&crate::table::standings(names), &ranked, None);
     for s in standings.iter().filter(|s| s.forfeits > 0) {
         let _ = writeln!(
             out,
@@ -311,5 +188,38 @@ pub fn tournament_html(
         out.push_str("</ul>\n");
     }
     out.push_str("</body></html>\n");
+    out
+}
+
+/// A tournament's standings for people: a title line, the table, each forfeit's reason, and
+/// whether the same seed gives the same games.
+pub fn standings_text(
+    title: &str,
+    names: &[String],
+    standings: &[Standing],
+    games: usize,
+    seed: u64,
+    reproducible: bool,
+) -> String {
+    let mut out = format!("{title}: {} players, {games} games (seed {seed})\n", names.len());
+    let ranked: Vec<_> = (1..).zip(standings).collect();
+    out += &crate::table::text(&crate::table::standings(names), &ranked);
+    let forfeited: Vec<&Standing> = standings.iter().filter(|s| s.forfeits > 0).collect();
+    if !forfeited.is_empty() {
+        out += "Forfeits:\n";
+        for s in forfeited {
+            let _ = writeln!(out, "  {} ({}):", names[s.player], s.forfeits);
+            for note in &s.forfeit_notes {
+                let _ = writeln!(out, "    {}", note.describe(names));
+            }
+            let more = s.forfeits as usize - s.forfeit_notes.len();
+            if more > 0 {
+                let _ = writeln!(out, "    ... and {more} more");
+            }
+        }
+    }
+    if !reproducible {
+        out += "(a program or a timed engine plays: the same seed may not give the same games)\n";
+    }
     out
 }

@@ -29,5 +29,6 @@ pub mod programs;
 pub mod report;
 pub mod selfplay;
 pub mod strategy;
+pub mod table;
 pub mod tournament;
 pub mod transcript;

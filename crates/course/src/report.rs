@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use super::grade::{Case, Judgement, Outcome, Program, Summary, Verdict, args_line};
 use super::judge::Judge;
-use othello_sandbox::Limits;
+use othello_sandbox::{Isolation, Limits};
 
 /// A time in reports: wall time, and CPU time where it was measured.
 fn times(seconds: f64, cpu: Option<f64>) -> String {
@@ -150,45 +150,10 @@ pub fn summary_text(summary: &Summary, judges: &[Judge]) -> String {
     )
 }
 
-/// The class table for people: one row per program.
-pub fn class_table(programs: &[Program], summaries: &[Summary], judges: &[Judge]) -> String {
-    let width = programs.iter().map(|p| p.name.len()).max().unwrap_or(0).max(7);
-    let mut out = format!("{:<width$}", "program");
-    for judge in judges {
-        let _ = write!(out, "  {:>9}", judge.name());
-    }
-    let lab5 = judges.contains(&Judge::Lab5);
-    if lab5 {
-        out.push_str("    marks");
-    }
-    // Cases not run after a streak of time-outs: a column only where some were.
-    let not_run = summaries.iter().any(|s| s.not_run > 0);
-    out.push_str("  failed  timeouts  limits  crashes");
-    if not_run {
-        out.push_str("  not run");
-    }
-    out.push_str("      cpu     wall\n");
-    for (program, summary) in programs.iter().zip(summaries) {
-        let _ = write!(out, "{:<width$}", program.name);
-        for judge in judges {
-            let passed = format!("{}/{}", summary.passed.get(judge).copied().unwrap_or(0), summary.cases);
-            let _ = write!(out, "  {passed:>9}");
-        }
-        if lab5 {
-            let _ = write!(out, "  {:>7}", summary.marks);
-        }
-        let cpu = summary.cpu_seconds.map_or("-".to_string(), |cpu| format!("{cpu:.2}"));
-        let _ = write!(
-            out,
-            "  {:>6}  {:>8}  {:>6}  {:>7}",
-            summary.failed, summary.timeouts, summary.limits, summary.crashes
-        );
-        if not_run {
-            let _ = write!(out, "  {:>7}", summary.not_run);
-        }
-        let _ = writeln!(out, "  {cpu:>7}  {:>7.2}", summary.seconds);
-    }
-    out
+/// The class table for people: one row per program (`table::grade_summaries`).
+pub fn class_table(programs: &[Program], summaries: &[Summary], judges: &[Judge], isolation: &Isolation) -> String {
+    let rows: Vec<_> = programs.iter().zip(summaries).collect();
+    crate::table::text(&crate::table::grade_summaries(judges, &rows, isolation), &rows)
 }
 
 /// A cell of a CSV table: text (a name, a reason), kept from being read as a formula, or a number,
@@ -250,60 +215,11 @@ pub fn csv_table(header: &[&str], rows: impl IntoIterator<Item = Vec<Cell>>) -> 
     String::from_utf8(bytes).unwrap_or_default()
 }
 
-/// A gradebook: a header, then one row per program; its last column says whether the runs were
-/// isolated (`no` with --no-sandbox).
+/// A gradebook: a header, then one row per program (`table::grade_summaries`); its last column
+/// says whether the runs were isolated (`no` with --no-sandbox).
 pub fn csv(programs: &[Program], summaries: &[Summary], judges: &[Judge], limits: &Limits) -> String {
-    let lab5 = judges.contains(&Judge::Lab5);
-    let mut header: Vec<String> = vec!["program".into(), "cases".into()];
-    header.extend(judges.iter().map(|judge| format!("{judge}_passed")));
-    if lab5 {
-        header.push("lab5_marks".into());
-    }
-    // `failed`: cases some judge failed; then each judge's own count.
-    header.push("failed".into());
-    header.extend(judges.iter().map(|judge| format!("{judge}_failed")));
-    header.extend(
-        [
-            "timeouts",
-            "limits",
-            "crashes",
-            "not_run",
-            "seconds",
-            "cpu_seconds",
-            "isolated",
-        ]
-        .map(String::from),
-    );
-    let isolated = if limits.isolation.is_sandbox() { "yes" } else { "no" };
-    let rows = programs.iter().zip(summaries).map(|(program, summary)| {
-        let mut row = vec![Cell::text(&program.name), Cell::number(summary.cases)];
-        row.extend(
-            judges
-                .iter()
-                .map(|judge| Cell::number(summary.passed.get(judge).copied().unwrap_or(0))),
-        );
-        if lab5 {
-            row.push(Cell::number(summary.marks));
-        }
-        row.push(Cell::number(summary.failed));
-        row.extend(
-            judges
-                .iter()
-                .map(|judge| Cell::number(summary.failed_by.get(judge).copied().unwrap_or(0))),
-        );
-        row.extend([
-            Cell::number(summary.timeouts),
-            Cell::number(summary.limits),
-            Cell::number(summary.crashes),
-            Cell::number(summary.not_run),
-            Cell::number(format!("{:.3}", summary.seconds)),
-            Cell::number(summary.cpu_seconds.map_or(String::new(), |cpu| format!("{cpu:.3}"))),
-            Cell::number(isolated),
-        ]);
-        row
-    });
-    let header: Vec<&str> = header.iter().map(String::as_str).collect();
-    csv_table(&header, rows)
+    let rows: Vec<_> = programs.iter().zip(summaries).collect();
+    crate::table::csv(&crate::table::grade_summaries(judges, &rows, &limits.isolation), &rows)
 }
 
 /// Text as HTML or XML content or attribute: the five special characters escaped, and characters
@@ -426,47 +342,12 @@ fn html_page(title: &str, pages: &[ProgramPage], cases: &[Case], judges: &[Judge
         " class=\"warning\""
     };
     let _ = writeln!(out, "<p{class}>Runs: {}.</p>", escape(&limits.isolation.describe()));
-    out.push_str("<table class=\"class\"><tr><th>program</th>");
-    for judge in judges {
-        let _ = write!(out, "<th>{judge}</th>");
-    }
-    let lab5 = judges.contains(&Judge::Lab5);
-    if lab5 {
-        out.push_str("<th>Lab 5 marks</th>");
-    }
-    let not_run = pages.iter().any(|p| p.summary.not_run > 0);
-    out.push_str("<th>failed</th><th>time-outs</th><th>limits</th><th>crashes</th>");
-    if not_run {
-        out.push_str("<th>not run</th>");
-    }
-    out.push_str("<th>CPU s</th><th>wall s</th></tr>\n");
-    for (index, page) in pages.iter().enumerate() {
-        let summary = page.summary;
-        let _ = write!(
-            out,
-            "<tr><td><a href=\"#p{index}\">{}</a></td>",
-            escape(&page.program.name)
-        );
-        for judge in judges {
-            let passed = summary.passed.get(judge).copied().unwrap_or(0);
-            let class = if passed == summary.cases { "ok" } else { "bad" };
-            let _ = write!(out, "<td class=\"{class}\">{passed}/{}</td>", summary.cases);
-        }
-        if lab5 {
-            let _ = write!(out, "<td>{}/{}</td>", summary.marks, summary.cases);
-        }
-        let cpu = summary.cpu_seconds.map_or("-".to_string(), |cpu| format!("{cpu:.2}"));
-        let _ = write!(
-            out,
-            "<td>{}</td><td>{}</td><td>{}</td><td>{}</td>",
-            summary.failed, summary.timeouts, summary.limits, summary.crashes
-        );
-        if not_run {
-            let _ = write!(out, "<td>{}</td>", summary.not_run);
-        }
-        let _ = writeln!(out, "<td>{cpu}</td><td>{:.2}</td></tr>", summary.seconds);
-    }
-    out.push_str("</table>\n");
+    let rows: Vec<_> = pages.iter().map(|page| (page.program, page.summary)).collect();
+    out += &crate::table::html(
+        &crate::table::grade_summaries(judges, &rows, &limits.isolation),
+        &rows,
+        Some("p"),
+    );
     for (index, page) in pages.iter().enumerate() {
         let _ = writeln!(
             out,
