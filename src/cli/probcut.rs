@@ -7,12 +7,8 @@ use anyhow::{Result, bail};
 use clap::Args;
 
 use super::display::Progress;
-use super::train::read_games;
 use super::write_stdout;
-use othello_core::board::Board;
-use othello_core::rng::SeededRng;
-use othello_engine::search::engine::{Budget, Engine, EngineStyle};
-use othello_engine::search::probcut::{MIN_DEPTH, Observation, fit, shallow_depth};
+use othello_engine::search::probcut::{fit, observe, shallow_depth};
 
 /// Positions with fewer empties are mostly searched to the end at the deeper depths, and ProbCut
 /// is not used there in practice (the engine solves from 24 empties); more than this are openings.
@@ -37,27 +33,10 @@ pub struct ProbcutArgs {
 }
 
 pub fn run(args: ProbcutArgs, settings: &super::Settings) -> Result<()> {
-    // Reservoir sampling: the same positions for a seed, in memory bounded by --positions.
-    let wanted = args.positions as usize;
-    let mut rng = SeededRng::new(args.seed);
-    let mut drawn: Vec<Board> = Vec::with_capacity(wanted);
-    let mut seen = 0u64;
-    for path in &args.files {
-        read_games(path, |_, samples| {
-            for sample in samples.iter().filter(|s| EMPTIES.contains(&s.board.empty_count())) {
-                seen += 1;
-                if drawn.len() < wanted {
-                    drawn.push(sample.board);
-                } else {
-                    let slot = rng.below(seen) as usize;
-                    if slot < wanted {
-                        drawn[slot] = sample.board;
-                    }
-                }
-            }
-            Ok(())
+    let (drawn, seen) =
+        othello_course::selfplay::samples::draw_positions(&args.files, args.positions as usize, args.seed, |board| {
+            EMPTIES.contains(&board.empty_count())
         })?;
-    }
     if drawn.len() < 100 {
         bail!(
             "{} positions with 14 to 56 empty squares: too few to fit (make more with othello selfplay)",
@@ -71,27 +50,12 @@ pub fn run(args: ProbcutArgs, settings: &super::Settings) -> Result<()> {
         drawn.len(),
         super::threads_or_cores(args.threads),
         |k| {
-            let board = drawn[k];
-            let mut engine = Engine::with_style(Budget::Depth(max_depth), EngineStyle::default(), &settings.engine);
-            let values = if board.moves().is_empty() {
-                Vec::new()
-            } else {
-                engine.depth_values(board, max_depth)
-            };
+            let found = observe(drawn[k], max_depth, &settings.engine);
             progress.tick();
-            (board.empty_count(), values)
+            found
         },
-        |_, (empties, values)| {
-            for deep in MIN_DEPTH..=max_depth.min(values.len() as u32) {
-                let shallow = shallow_depth(deep);
-                if let (Some(d), Some(s)) = (values[deep as usize - 1], values[shallow as usize - 1]) {
-                    observations.push(Observation {
-                        empties,
-                        deep,
-                        difference: d - s,
-                    });
-                }
-            }
+        |_, found| {
+            observations.extend(found);
             true
         },
     );

@@ -3,13 +3,11 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use clap::Args;
 
 use super::output::Output;
 use super::write_stdout;
-use othello_course::selfplay::Sample;
-use othello_course::selfplay::samples::parse_line;
 use othello_engine::patterns::{SCALE, STAGES, Weights};
 use othello_engine::training::network::{self, NetworkConfig, Rows};
 use othello_engine::training::train::{Example, Model, StageErrors, TrainConfig};
@@ -110,37 +108,6 @@ fn shrinkage(text: &str) -> std::result::Result<f32, String> {
     }
 }
 
-/// Calls `game(index, samples)` for each complete game of a sample file, in file order, stopping at
-/// its first error. Only a regular file is read, line by line (lines of bounded length), so an
-/// endless input cannot hang it.
-pub(crate) fn read_games(path: &std::path::Path, mut game: impl FnMut(u64, Vec<Sample>) -> Result<()>) -> Result<()> {
-    let mut lines = othello_plumbing::files::Lines::open(path)?;
-    let mut current: Vec<(u64, Sample)> = Vec::new();
-    while let Some((number, line)) = lines.next_line()? {
-        let line = line.trim_end_matches(['\n', '\r']);
-        if number == 1 {
-            if !othello_course::selfplay::samples::is_header(line) {
-                bail!("{} is not a sample file of othello selfplay", path.display());
-            }
-            continue;
-        }
-        if line.starts_with("#done ") {
-            if let Some(&(index, _)) = current.first() {
-                game(index, current.drain(..).map(|(_, sample)| sample).collect())?;
-            }
-            continue;
-        }
-        let sample =
-            parse_line(line).with_context(|| format!("{} line {number}: not a sample: {line:?}", path.display()))?;
-        current.push(sample);
-        // A game has at most 60 positions: more without a #done line is not a sample file.
-        if current.len() > 128 {
-            bail!("{} line {number}: a game of more than 128 positions", path.display());
-        }
-    }
-    Ok(())
-}
-
 /// The complete games' samples of one file, split into training examples (toward a blend of
 /// result and search value) and validation ones (toward the result). Refused as soon as the two
 /// together would pass `max_positions`: the fit holds every position in memory.
@@ -151,7 +118,7 @@ fn read(
     valid: &mut Vec<Example>,
     mut held: Option<&mut Vec<Example>>,
 ) -> Result<()> {
-    read_games(path, |index, samples| {
+    othello_course::selfplay::samples::read_games(path, |index, samples| {
         let total = (train.len() + valid.len() + samples.len()) as u64;
         if total > max_positions {
             bail!(

@@ -61,6 +61,59 @@ pub enum SamplesError {
     BadLine { line: usize, why: String },
 }
 
+/// Why the games of a sample file cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadGamesError {
+    #[error(transparent)]
+    Read(#[from] othello_plumbing::files::ReadError),
+    #[error("{} is not a sample file of othello selfplay", .0.display())]
+    NotSamples(std::path::PathBuf),
+    #[error("{} line {number}: {why}", .path.display())]
+    BadLine {
+        path: std::path::PathBuf,
+        number: usize,
+        why: String,
+    },
+}
+
+/// Calls `game(index, samples)` for each complete game of a sample file, in file order, stopping
+/// at its first error (the caller's, or the file's). Only a regular file is read, line by line
+/// (lines of bounded length), so an endless input cannot hang it.
+pub fn read_games<E: From<ReadGamesError>>(
+    path: &std::path::Path,
+    mut game: impl FnMut(u64, Vec<Sample>) -> Result<(), E>,
+) -> Result<(), E> {
+    let mut lines = othello_plumbing::files::Lines::open(path).map_err(ReadGamesError::from)?;
+    let mut current: Vec<(u64, Sample)> = Vec::new();
+    let bad = |number, why: String| ReadGamesError::BadLine {
+        path: path.to_path_buf(),
+        number,
+        why,
+    };
+    while let Some((number, line)) = lines.next_line().map_err(ReadGamesError::from)? {
+        let line = line.trim_end_matches(['\n', '\r']);
+        if number == 1 {
+            if !is_header(line) {
+                return Err(ReadGamesError::NotSamples(path.to_path_buf()).into());
+            }
+            continue;
+        }
+        if line.starts_with("#done ") {
+            if let Some(&(index, _)) = current.first() {
+                game(index, current.drain(..).map(|(_, sample)| sample).collect())?;
+            }
+            continue;
+        }
+        let sample = parse_line(line).ok_or_else(|| bad(number, format!("not a sample: {line:?}")))?;
+        current.push(sample);
+        // A game has at most 60 positions: more without a #done line is not a sample file.
+        if current.len() > 128 {
+            return Err(bad(number, "a game of more than 128 positions".to_string()).into());
+        }
+    }
+    Ok(())
+}
+
 /// What a file already holds: the bytes of its complete games (and header), how many games they
 /// are and the last one's index.
 #[derive(Debug, PartialEq, Eq)]
@@ -113,6 +166,37 @@ pub fn existing<E: From<SamplesError>>(
         }
     }
     Ok(found)
+}
+
+/// Up to `wanted` positions drawn uniformly (reservoir sampling, seeded: the same ones for a seed)
+/// among those `keep` keeps of the complete games of `paths`, in memory bounded by `wanted`; and
+/// how many were kept in all.
+pub fn draw_positions(
+    paths: &[std::path::PathBuf],
+    wanted: usize,
+    seed: u64,
+    keep: impl Fn(&Board) -> bool,
+) -> Result<(Vec<Board>, u64), ReadGamesError> {
+    let mut rng = othello_core::rng::SeededRng::new(seed);
+    let mut drawn: Vec<Board> = Vec::with_capacity(wanted);
+    let mut seen = 0u64;
+    for path in paths {
+        read_games::<ReadGamesError>(path, |_, samples| {
+            for sample in samples.iter().filter(|s| keep(&s.board)) {
+                seen += 1;
+                if drawn.len() < wanted {
+                    drawn.push(sample.board);
+                } else {
+                    let slot = rng.below(seen) as usize;
+                    if slot < wanted {
+                        drawn[slot] = sample.board;
+                    }
+                }
+            }
+            Ok(())
+        })?;
+    }
+    Ok((drawn, seen))
 }
 
 /// Parses a position line (of either version) into its game index and sample.

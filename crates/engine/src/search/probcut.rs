@@ -6,6 +6,10 @@
 
 /// Deep searches of at least this many plies are first tried with a shallow one (from 5 played
 /// as well: 59.4% of 128 games against full width at a million nodes a move, both).
+use crate::search::engine::{Budget, Engine, EngineStyle};
+use crate::settings::EngineSettings;
+use othello_core::board::Board;
+
 pub const MIN_DEPTH: u32 = 3;
 
 /// How many standard deviations beyond the window a shallow value must lie to cut: NTest's
@@ -67,6 +71,27 @@ pub struct Observation {
     pub empties: u32,
     pub deep: u32,
     pub difference: f64,
+}
+
+/// What `board` gives the fit: for every deep depth from [`MIN_DEPTH`] to `max_depth`, its
+/// full-width value at that depth minus the value at its shallow depth (none where a search
+/// reached the game's end), searched by an engine of `settings`.
+pub fn observe(board: Board, max_depth: u32, settings: &EngineSettings) -> Vec<Observation> {
+    if board.moves().is_empty() {
+        return Vec::new();
+    }
+    let mut engine = Engine::with_style(Budget::Depth(max_depth), EngineStyle::default(), settings);
+    let values = engine.depth_values(board, max_depth);
+    (MIN_DEPTH..=max_depth.min(values.len() as u32))
+        .filter_map(|deep| {
+            let (d, s) = (values[deep as usize - 1], values[shallow_depth(deep) as usize - 1]);
+            Some(Observation {
+                empties: board.empty_count(),
+                deep,
+                difference: d? - s?,
+            })
+        })
+        .collect()
 }
 
 /// Positions are grouped by this many empty squares for the cells of the fit.
