@@ -11,9 +11,10 @@ use clap::Args;
 use super::display::Progress;
 use super::output::{Output, is_stdout};
 use super::{Refused, SandboxArgs};
-use othello_course::grade::{self, Case, Outcome, Program, Settings, Summary, Verdict};
+use othello_course::grade::{self, Program, Settings};
 use othello_course::json;
 use othello_course::judge::Judge;
+use othello_course::record::{Recorder, Said};
 use othello_course::{junit, marks, report};
 use othello_sandbox::{Limits, Timing};
 
@@ -174,31 +175,22 @@ pub fn run(args: GradeArgs, output: &super::display::Output) -> Result<()> {
         isolation.describe()
     ))?;
     let progress = Progress::new(programs.len() * cases.len(), "cases", output);
-    let mut summaries = vec![Summary::default(); programs.len()];
-    let mut failing: Vec<Vec<Outcome>> = vec![Vec::new(); programs.len()];
-    let mut shown = vec![0usize; programs.len()];
+    let mut recorder = Recorder::new(&programs, &cases, &settings, args.show, HTML_FAILURES);
     let mut failure: Option<anyhow::Error> = None;
     grade::grade(&programs, &cases, &settings, |outcome| {
         progress.tick();
         if failure.is_some() {
             return;
         }
-        let result = record(
-            &outcome,
-            &cases,
-            &programs,
-            &args,
-            &settings,
-            &mut outputs,
-            &mut summaries,
-            &mut shown,
-            &progress,
-        );
-        if let Err(error) = result {
-            failure = Some(error);
-        }
-        if outcome.verdict() != Verdict::Pass && failing[outcome.program].len() < HTML_FAILURES {
-            failing[outcome.program].push(outcome);
+        for said in recorder.record(outcome) {
+            let told = match said {
+                Said::Text(text) => progress.suspend(|| outputs.text(&text)),
+                Said::Json(line) => outputs.json(&line),
+            };
+            if let Err(error) = told {
+                failure = Some(error);
+                return;
+            }
         }
     });
     progress.finish();
@@ -208,11 +200,11 @@ pub fn run(args: GradeArgs, output: &super::display::Output) -> Result<()> {
     if programs.len() > 1 {
         outputs.text(&format!(
             "\n{}",
-            report::class_table(&programs, &summaries, &judges, &isolation)
+            report::class_table(&programs, &recorder.summaries, &judges, &isolation)
         ))?;
     }
-    outputs.finish(&programs, &summaries, &failing, &cases, &settings, &args)?;
-    let passed = summaries.iter().filter(|s| s.all_passed()).count();
+    outputs.finish(&recorder, &args)?;
+    let passed = recorder.summaries.iter().filter(|s| s.all_passed()).count();
     if passed == programs.len() {
         Ok(())
     } else {
@@ -224,63 +216,6 @@ pub fn run(args: GradeArgs, output: &super::display::Output) -> Result<()> {
         ))
         .into())
     }
-}
-
-/// Reports one outcome as it comes: the text lines, the JSON objects, and the program's summary once
-/// its last case is in.
-#[allow(clippy::too_many_arguments)]
-fn record(
-    outcome: &Outcome,
-    cases: &[Case],
-    programs: &[Program],
-    args: &GradeArgs,
-    settings: &Settings,
-    outputs: &mut Outputs,
-    summaries: &mut [Summary],
-    shown: &mut [usize],
-    progress: &Progress,
-) -> Result<()> {
-    let (program, case) = (&programs[outcome.program], &cases[outcome.case]);
-    let summary = &mut summaries[outcome.program];
-    if outcome.case == 0 {
-        progress.suspend(|| outputs.text(&format!("\n== {}\n", program.name)))?;
-    }
-    summary.add(outcome);
-    outputs.mark(outcome, case, &settings.limits);
-    if outcome.verdict() != Verdict::Pass {
-        let count = &mut shown[outcome.program];
-        *count += 1;
-        if *count <= args.show {
-            progress.suspend(|| outputs.text(&report::outcome_text(outcome, case, &settings.limits)))?;
-        }
-    }
-    for object in json::GradeCase::each(outcome, case, program, &settings.limits) {
-        outputs.json(&json::line(&object))?;
-    }
-    if outcome.case + 1 == cases.len() {
-        let hidden = shown[outcome.program].saturating_sub(args.show);
-        if hidden > 0 {
-            progress.suspend(|| {
-                outputs.text(&format!(
-                    "... and {hidden} more case{} that did not pass (--show N shows more; --json has them all)\n",
-                    if hidden == 1 { "" } else { "s" }
-                ))
-            })?;
-        }
-        let mut line = format!("{}: {}", program.name, report::summary_text(summary, &settings.judges));
-        if let Some((slowest, seconds)) = summary.slowest {
-            line.push_str(&format!(" (slowest: {}, {seconds:.2} s)", cases[slowest].name));
-        }
-        progress.suspend(|| outputs.text(&format!("{line}\n")))?;
-        outputs.summary_lines.push(line);
-        outputs.json(&json::line(&json::GradeSummary::new(
-            program,
-            summary,
-            &settings.judges,
-            &settings.limits,
-        )))?;
-    }
-    Ok(())
 }
 
 /// The programs to grade: one command, or every student of a class through the template.
@@ -368,10 +303,6 @@ struct Outputs {
     html: Option<Output>,
     gradescope: Option<Output>,
     junit: Option<Output>,
-    /// Every case's mark per program, kept only for the reports that score.
-    marks: Option<Vec<Vec<marks::CaseMark>>>,
-    /// Each program's summary line, as the report for people ends its section.
-    summary_lines: Vec<String>,
     /// What each case is worth (--points), and who sees it.
     points: Vec<marks::Worth>,
     /// When the grading started, for the JUnit suites' `timestamp`.
@@ -406,21 +337,9 @@ impl Outputs {
             html: args.html.as_deref().map(Output::open).transpose()?,
             gradescope: args.gradescope.as_deref().map(Output::open).transpose()?,
             junit: args.junit.as_deref().map(Output::open).transpose()?,
-            marks: (args.gradescope.is_some() || args.junit.is_some()).then(Vec::new),
-            summary_lines: Vec::new(),
             points,
             started: std::time::SystemTime::now(),
         })
-    }
-
-    /// Keeps the case's mark, when a report that scores is asked for.
-    fn mark(&mut self, outcome: &Outcome, case: &Case, limits: &Limits) {
-        if let Some(marks) = &mut self.marks {
-            if marks.len() <= outcome.program {
-                marks.resize_with(outcome.program + 1, Vec::new);
-            }
-            marks[outcome.program].push(marks::CaseMark::of(outcome, case, limits));
-        }
     }
 
     fn text(&mut self, text: &str) -> Result<()> {
@@ -443,18 +362,12 @@ impl Outputs {
         Ok(())
     }
 
-    fn finish(
-        self,
-        programs: &[Program],
-        summaries: &[Summary],
-        failing: &[Vec<Outcome>],
-        cases: &[Case],
-        settings: &Settings,
-        args: &GradeArgs,
-    ) -> Result<()> {
-        let marks = self.marks.unwrap_or_default();
+    /// Writes the reports made at the end from what `recorder` kept.
+    fn finish(self, recorder: &Recorder, args: &GradeArgs) -> Result<()> {
+        let (programs, cases, settings) = (recorder.programs, recorder.cases, recorder.settings);
+        let (summaries, failing, marks) = (&recorder.summaries, &recorder.failing, &recorder.marks);
         if let Some(gradescope) = self.gradescope {
-            let line = self.summary_lines.first().cloned().unwrap_or_default();
+            let line = recorder.summary_lines.first().cloned().unwrap_or_default();
             let program_marks = marks.first().map(Vec::as_slice).unwrap_or_default();
             gradescope.finish(&json::Gradescope::new(line, program_marks, cases, &self.points).text())?;
         }
@@ -471,7 +384,7 @@ impl Outputs {
                     ("isolation".into(), settings.limits.isolation.describe()),
                 ],
             };
-            junit.finish(&junit::report(programs, &marks, cases, &context))?;
+            junit.finish(&junit::report(programs, marks, cases, &context))?;
         }
         if let Some(csv) = self.csv {
             csv.finish(&report::csv(programs, summaries, &settings.judges, &settings.limits))?;

@@ -26,6 +26,7 @@ pub mod marks;
 pub mod matches;
 pub mod moderator;
 pub mod programs;
+pub mod record;
 pub mod report;
 pub mod selfplay;
 pub mod strategy;
