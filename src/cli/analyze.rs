@@ -10,7 +10,7 @@ use othello_course::json;
 
 use super::display::capitalised;
 use super::output::Output;
-use super::{position_from_lab_args, write_stdout};
+use super::write_stdout;
 use othello_core::color::Color;
 use othello_core::game::Game;
 use othello_core::notation::{condensed, ggf, transcript};
@@ -134,10 +134,10 @@ pub fn run(args: AnalyzeArgs, settings: &super::Settings) -> Result<()> {
 
 fn target(args: &AnalyzeArgs) -> Result<Target> {
     let what = args.what.as_deref();
-    let is_board = what.is_some_and(super::is_board);
+    let is_board = what.is_some_and(othello_course::lab::position::is_board);
     if what.is_none() || is_board {
         let start = match what {
-            Some(board) => position_from_lab_args(board, args.token.as_deref())?,
+            Some(board) => othello_course::lab::position::parse(board, args.token.as_deref())?,
             None => Position::START,
         };
         let position = match &args.moves {

@@ -8,7 +8,7 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use othello_course::json;
 
-use super::{Refused, position_from_lab_args, write_stdout};
+use super::{Refused, write_stdout};
 use othello_core::bitboard::Bitboard;
 use othello_core::game::{Game, Status};
 use othello_core::notation::{input_txt, transcript};
@@ -63,7 +63,7 @@ impl PositionArgs {
             return input_txt::parse(&text).with_context(|| format!("bad input file {}", path.display()));
         }
         match &self.board {
-            Some(board) => position_from_lab_args(board, self.token.as_deref()),
+            Some(board) => Ok(othello_course::lab::position::parse(board, self.token.as_deref())?),
             None if self.token.is_some() => bail!("a token needs a board before it"),
             None => Ok(Position::START),
         }

@@ -30,7 +30,6 @@ use anyhow::{Context, Result, anyhow, bail};
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use othello_core::cpu::Level;
-use othello_core::position::Position;
 use othello_course::lab::{self, LabIllegalMove, LabRequest};
 use othello_engine::settings::EngineSettings;
 
@@ -509,84 +508,6 @@ pub(crate) fn within_reach(option: &str, depth: u32, empties: u32, most: u32, me
         );
     }
     Ok(())
-}
-
-/// A position given on a command line as in the lab mode: a board and an optional token, read by one
-/// rule in every command. A token given is the side asked about, even one that must pass; without
-/// one, the lab's rule picks the side (by parity, then the other side if that one cannot move).
-/// A position from a BOARD [TOKEN] pair as the commands other than the lab mode take it: the lab's
-/// board (`xXoO.`), or an OBF board as Edax and the FFO files write it (`X`, `O`, `-`), its side
-/// after it in the same argument (`... X;`) or as the token. The lab mode itself stays strict.
-fn position_from_lab_args(board: &str, token: Option<&str>) -> Result<Position> {
-    // A GGF game record: the position where it ends (its side to move is the game's).
-    if board.trim_start().starts_with("(;") {
-        if let Some(token) = token {
-            bail!("bad argument {token:?}: a GGF game already says whose turn it is");
-        }
-        let games = othello_core::notation::ggf::parse(board.trim()).map_err(|e| anyhow!("bad GGF game: {e}"))?;
-        return match games.as_slice() {
-            [one] => Ok(one.game.position()),
-            _ => bail!("bad argument: {} GGF games where one was expected", games.len()),
-        };
-    }
-    let (board, token) = match obf_board(board) {
-        Some((lab_board, side)) => {
-            if let (Some(_), Some(token)) = (side, token) {
-                bail!("bad argument {token:?}: the OBF line already names the side to move");
-            }
-            (std::borrow::Cow::Owned(lab_board), side.or(token))
-        }
-        None if board.contains('-') && !board.starts_with('-') => bail!(
-            "bad argument {board:?}: a board has 64 characters, of xXoO. as in the lab mode or of X, O and - as in OBF (this one has {})",
-            board.chars().count()
-        ),
-        None => (std::borrow::Cow::Borrowed(board), token),
-    };
-    // The lab's own message lists moves and negative numbers, which a command's board is not.
-    if LabRequest::parse(&[board.as_ref()]).map_or(true, |request| request.board.is_none()) {
-        bail!(
-            "bad argument {board:?}: expected a board: 64 characters, of xXoO. as in the lab mode or of X, O and - as in OBF (this one has {})",
-            board.chars().count()
-        );
-    }
-    if let Some(token) = token.filter(|token| !matches!(*token, "x" | "X" | "o" | "O")) {
-        bail!("bad argument {token:?}: expected a token: x or o, the side to move");
-    }
-    let mut words = vec![board.as_ref()];
-    words.extend(token);
-    let request = LabRequest::parse(&words)?;
-    if request.board.is_none() || !request.moves.is_empty() {
-        bail!("bad argument {board:?}: expected a board of 64 characters from xXoO. (or X, O and - as in OBF)");
-    }
-    let position = lab::start_position(&request);
-    Ok(match request.token {
-        Some(_) => position,
-        None => position.after_forced_pass(),
-    })
-}
-
-/// Whether a word is a board, of the lab's or OBF's (for commands that also take a game: a GGF
-/// record is a game to them).
-fn is_board(word: &str) -> bool {
-    (word.len() == 64 && word.chars().all(|c| "xXoO.".contains(c))) || obf_board(word).is_some()
-}
-
-/// An OBF board (`-` for empty squares, perhaps with the rest of its line after it) as the lab's board
-/// and the side it names; `None` for anything else (a lab board is read as it is).
-fn obf_board(text: &str) -> Option<(String, Option<&str>)> {
-    let text = text.trim();
-    let (board, rest) = text.split_at_checked(64)?;
-    if !board.contains('-') || !board.chars().all(|c| "XOxo-.".contains(c)) {
-        return None;
-    }
-    // A whole OBF line may follow with its scored moves (`X; A2:+38; ...`): only the side counts.
-    let side = rest.split(';').next().unwrap_or_default().trim();
-    let side = match side {
-        "" => None,
-        "X" | "x" | "O" | "o" => Some(side),
-        _ => return None,
-    };
-    Some((board.replace('-', "."), side))
 }
 
 /// Writes all of `text` to stdout; a closed pipe (`othello ... | head`) is not an error.

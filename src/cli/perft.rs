@@ -27,7 +27,7 @@ pub struct PerftArgs {
 
 pub fn run(args: PerftArgs, output: &super::display::Output) -> Result<()> {
     let position = match &args.board {
-        Some(board) => super::position_from_lab_args(board, args.token.as_deref())?,
+        Some(board) => othello_course::lab::position::parse(board, args.token.as_deref())?,
         None => Position::START,
     };
     super::within_reach(

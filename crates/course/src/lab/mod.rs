@@ -3,6 +3,7 @@
 
 pub mod args;
 pub mod negamax;
+pub mod position;
 pub mod render;
 
 pub use args::{BadArgument, LabRequest};
