@@ -2,6 +2,8 @@
 //! (the sandbox and its limits) and on which clocks, seeds, sizes and seconds.
 
 use super::*;
+pub use othello_course::programs::setup::seconds;
+use othello_course::programs::setup::{PlayerSetup, TimeFor};
 
 /// How students' programs run: in a sandbox of their own (the default) and with which limits, or
 /// without one. Every command that runs them has these options.
@@ -101,75 +103,6 @@ pub fn size(text: &str) -> std::result::Result<u64, String> {
         .ok_or_else(bad)
 }
 
-/// A time given to some players: all of them, every player of one form (`argv=3`), or the Nth player
-/// named on the command line (`2=1`: the second).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct TimeFor {
-    who: Who,
-    time: std::time::Duration,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Who {
-    All,
-    Form(othello_course::programs::ProgramForm),
-    Nth(usize),
-}
-
-impl TimeFor {
-    /// How closely it names a player (the closest setting wins), or None if it does not; a
-    /// built-in strategy has no form.
-    fn fits(&self, form: Option<othello_course::programs::ProgramForm>, nth: usize) -> Option<u8> {
-        match self.who {
-            Who::All => Some(0),
-            Who::Form(f) if Some(f) == form => Some(1),
-            Who::Nth(n) if n == nth => Some(2),
-            _ => None,
-        }
-    }
-}
-
-/// `SECONDS`, `FORM=SECONDS` or `N=SECONDS`.
-fn time_for(text: &str) -> std::result::Result<TimeFor, String> {
-    use othello_course::programs::ProgramForm;
-    let Some((who, time)) = text.split_once('=') else {
-        return Ok(TimeFor {
-            who: Who::All,
-            time: seconds(text)?,
-        });
-    };
-    let who = match who {
-        "argv" => Who::Form(ProgramForm::Argv),
-        "quickmove" => Who::Form(ProgramForm::QuickMove),
-        "strategy" => Who::Form(ProgramForm::Strategy),
-        number => match number.parse::<usize>() {
-            Ok(n) if n >= 1 => Who::Nth(n),
-            _ => {
-                return Err(format!(
-                    "{who:?} names no player: expected argv, quickmove, strategy or a player's place (1, 2, ...)"
-                ));
-            }
-        },
-    };
-    Ok(TimeFor {
-        who,
-        time: seconds(time)?,
-    })
-}
-
-/// The setting among `settings` that names this player most closely.
-fn closest(
-    settings: &[TimeFor],
-    form: Option<othello_course::programs::ProgramForm>,
-    nth: usize,
-) -> Option<std::time::Duration> {
-    settings
-        .iter()
-        .filter_map(|s| s.fits(form, nth).map(|closeness| (closeness, s.time)))
-        .max_by_key(|(closeness, _)| *closeness)
-        .map(|(_, time)| time)
-}
-
 /// The time a program player has (`argv:`, `quickmove:`, `strategy:`); built-in strategies ignore it.
 #[derive(clap::Args, Debug, Clone)]
 pub struct ClockArgs {
@@ -222,79 +155,36 @@ pub struct ClockArgs {
 }
 
 impl ClockArgs {
-    /// The strategy with these times, checked that it can play at all (a program in the sandbox);
-    /// `nth` is its place among the players named on the command line, from 1.
+    /// The players' settings these options give, programs run as `isolation` says.
+    fn setup(&self, isolation: othello_sandbox::Isolation) -> PlayerSetup {
+        PlayerSetup {
+            rules: self.rules,
+            move_time: self.move_time.clone(),
+            game_time: self.game_time.clone(),
+            import_time: self.import_time,
+            cpu_time: self.cpu_time,
+            whole_folder: self.whole_folder,
+            hole_limit: self.hole_limit,
+            upper_board: self.upper_board,
+            runoff: self.runoff,
+            tournament: self.tournament,
+            isolation,
+        }
+    }
+
+    /// The strategy with these times, checked that it can play at all (a program in the sandbox,
+    /// the sandbox checked to work here first); `nth` is its place among the players named on the
+    /// command line, from 1.
     pub fn prepare(
         &self,
         spec: &othello_course::strategy::StrategySpec,
         nth: usize,
     ) -> Result<othello_course::strategy::StrategySpec> {
-        use othello_course::programs::ProgramForm;
         let isolation = match spec {
             othello_course::strategy::StrategySpec::Program(_) => self.sandbox.apply()?,
             _ => self.sandbox.isolation(),
         };
-        if let othello_course::strategy::StrategySpec::Program(program) = spec {
-            let named = self
-                .game_time
-                .iter()
-                .any(|s| s.fits(Some(program.form), nth).is_some_and(|closeness| closeness > 0));
-            if named && program.form != othello_course::programs::ProgramForm::QuickMove {
-                bail!(
-                    "bad argument --game-time: player {nth} ({spec}) is not a quickmove program, and only those have a game clock"
-                );
-            }
-        }
-        let mut spec = spec.clone();
-        if let othello_course::strategy::StrategySpec::Engine { game_time, .. } = &mut spec {
-            *game_time = closest(&self.game_time, None, nth);
-        } else if !matches!(spec, othello_course::strategy::StrategySpec::Program(_))
-            && self.game_time.iter().any(|s| s.fits(None, nth) == Some(2))
-        {
-            bail!(
-                "bad argument --game-time: player {nth} ({spec}) has no clock: only a timed engine (engine[:MS]) and quickmove programs have one"
-            );
-        }
-        let spec = spec.with_program(|program| {
-            program.isolation = isolation;
-            if let Some(rules) = self.rules {
-                program.rules = rules;
-            }
-            program.clock = program.rules.clock(program.form, self.tournament);
-            program.runoff |= self.runoff;
-            program.whole_folder |= self.whole_folder;
-            program.upper_board |= self.upper_board;
-            if self.hole_limit.is_some() {
-                program.hole_limit = self.hole_limit;
-            }
-            let form = program.form;
-            let clock = &mut program.clock;
-            if self.cpu_time {
-                clock.cpu_time = true;
-            }
-            if let Some(time) = closest(&self.move_time, Some(form), nth) {
-                clock.move_time = Some(time);
-            }
-            if let Some(time) = closest(&self.game_time, Some(form), nth).filter(|_| form == ProgramForm::QuickMove) {
-                clock.game_time = Some(time);
-            }
-            if let Some(time) = self.import_time {
-                clock.import_time = time;
-            }
-        });
-        if let othello_course::strategy::StrategySpec::Program(program) = &spec
-            && let (Some(max), Some(time)) = (program.rules.max_move_time(), program.clock.move_time)
-            && time > max
-        {
-            bail!(
-                "bad argument --move-time {}: the {} rules allow at most {} s a move",
-                time.as_secs_f64(),
-                program.rules,
-                max.as_secs_f64()
-            );
-        }
-        spec.check()?;
-        Ok(spec)
+        Ok(self.setup(isolation).prepare(spec, nth)?)
     }
 
     /// How the programs run, as the options say: what reports name.
@@ -316,12 +206,13 @@ impl ClockArgs {
     /// The rules asked for, or the most recent rules of this player's form (lab4-2024 for a
     /// built-in strategy: the most recent course).
     pub fn rules_for(&self, spec: &othello_course::strategy::StrategySpec) -> othello_course::programs::rules::Rules {
-        use othello_course::programs::rules::Rules;
-        self.rules.unwrap_or(match spec {
-            othello_course::strategy::StrategySpec::Program(program) => program.rules,
-            _ => Rules::Lab4_2024,
-        })
+        self.setup(self.isolation()).rules_for(spec)
     }
+}
+
+/// `SECONDS`, `FORM=SECONDS` or `N=SECONDS`: a time for some players.
+fn time_for(text: &str) -> std::result::Result<TimeFor, String> {
+    text.parse()
 }
 
 /// The threads asked for, or one per core.
@@ -336,12 +227,4 @@ pub fn threads_or_cores(asked: Option<u32>) -> usize {
 pub fn seed(text: &str) -> std::result::Result<u64, String> {
     text.parse()
         .map_err(|_| format!("{text:?} is not a seed: expected a whole number 0..{}", u64::MAX))
-}
-
-/// A number of seconds: positive, finite, at most a day.
-pub fn seconds(text: &str) -> std::result::Result<std::time::Duration, String> {
-    match text.parse::<f64>() {
-        Ok(value) if value > 0.0 && value <= 86_400.0 => Ok(std::time::Duration::from_secs_f64(value)),
-        _ => Err(format!("{text:?} is not a number of seconds in (0, 86400]")),
-    }
 }

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 pub mod rules;
+pub mod setup;
 
 use othello_core::notation::lab_board;
 use othello_core::player::{Decision, Failed, Failure, Strategy};
