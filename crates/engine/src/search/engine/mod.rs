@@ -137,29 +137,40 @@ fn midgame_value(eval: EngineEval, value: i32, depth: u32, empties: u32) -> Valu
     }
 }
 
-pub struct Engine {
+/// What an engine is, fixed when it is built (or set between moves): the searches read it and
+/// never change it.
+#[derive(Clone, Copy)]
+struct Config {
     budget: Budget,
     eval: EngineEval,
     weights: &'static Weights,
+    /// Multi-ProbCut in the midgame search (`crate::search::probcut`).
+    selective: bool,
+    /// Threads a move is searched on.
+    threads: usize,
+    /// The opening book a timed engine plays from, and how many discs it may stray from its best
+    /// move.
+    book: Option<(&'static Book, i32)>,
+}
+
+/// The `engine` player: its [`Config`], and the state of its searches (tables kept from move to
+/// move, the iteration under way, the clock of the next move).
+pub struct Engine {
+    config: Config,
     /// Shared with the helpers of a search on several threads.
     table: Arc<Table<Entry>>,
     solver: Solver,
     nodes: u64,
     limits: Limits,
-    /// Multi-ProbCut in the midgame search (`crate::search::probcut`).
-    selective: bool,
     /// A game clock for the next move, if it plays on one: it then replaces a time a move.
     clock: Option<Clock>,
     /// The root of the iteration under way, and the best move it finished if it was cut off.
     root: Board,
     root_depth: u32,
     root_partial: Option<(u8, i32)>,
-    /// Threads a move is searched on, and while it is, what they are searching.
-    threads: usize,
+    /// While a move is searched on several threads, what they are searching.
     busy: Option<Arc<Busy>>,
-    /// The opening book a timed engine plays from, how many discs it may stray from its best move,
-    /// and the draws that pick among the moves so near.
-    book: Option<(&'static Book, i32)>,
+    /// The draws among the book's moves near the best.
     rng: SeededRng,
 }
 
@@ -198,24 +209,26 @@ impl Engine {
         solver.set_weights(weights);
         solver.set_names_roots(timed);
         Engine {
-            budget,
-            eval,
-            weights,
+            config: Config {
+                budget,
+                eval,
+                weights,
+                selective: style.selective && eval == EngineEval::Patterns && !matches!(budget, Budget::Depth(_)),
+                threads: 1,
+                book: match budget {
+                    Budget::Time(_) => settings.book,
+                    _ => None,
+                },
+            },
             table: Arc::new(table),
             solver,
             nodes: 0,
             limits: Limits::new(CHECK_EVERY),
-            selective: style.selective && eval == EngineEval::Patterns && !matches!(budget, Budget::Depth(_)),
             clock: None,
             root: Board::START,
             root_depth: 0,
             root_partial: None,
-            threads: 1,
             busy: None,
-            book: match budget {
-                Budget::Time(_) => settings.book,
-                _ => None,
-            },
             rng: SeededRng::new(1),
         }
     }
@@ -228,13 +241,13 @@ impl Engine {
     /// Plays from `book` (a timed engine takes `--book` by default), straying up to `deviation`
     /// discs from the best move; none: searches from the first move.
     pub fn set_book(&mut self, book: Option<(&'static Book, i32)>) {
-        self.book = book;
+        self.config.book = book;
     }
 
     /// The book's move for `board`, if it has the position: the best, or one drawn among those
     /// within the deviation.
     fn book_move(&mut self, board: Board) -> Option<EngineChoice> {
-        let (book, deviation) = self.book?;
+        let (book, deviation) = self.config.book?;
         let moves = book.moves(board)?;
         let best = moves[0].1.discs;
         let near = moves
@@ -260,7 +273,7 @@ impl Engine {
 
     /// The time for a move in a position with `empties` empty squares, if the engine is timed.
     fn move_time(&self, empties: u32) -> Option<MoveTime> {
-        match (self.budget, self.clock) {
+        match (self.config.budget, self.clock) {
             (Budget::Time(_), Some(clock)) => Some(MoveTime::from_clock(clock, empties)),
             (Budget::Time(time), None) => Some(MoveTime::fixed(time)),
             _ => None,
@@ -270,7 +283,7 @@ impl Engine {
     /// The values of full-width searches of `board` to depths `1..=max_depth`, in discs, `None`
     /// where a search found the game's end (a proven value): what ProbCut's fit compares.
     pub fn depth_values(&mut self, board: Board, max_depth: u32) -> Vec<Option<f64>> {
-        let selective = std::mem::replace(&mut self.selective, false);
+        let selective = std::mem::replace(&mut self.config.selective, false);
         self.limits.deadline = None;
         self.limits.node_limit = None;
         self.limits.resume();
@@ -282,7 +295,7 @@ impl Engine {
                 (value.abs() < WIN / 2).then(|| f64::from(value) / f64::from(patterns::SCALE))
             })
             .collect();
-        self.selective = selective;
+        self.config.selective = selective;
         values
     }
 
@@ -301,11 +314,11 @@ impl Engine {
             start_before: time.start_before.mul_f64(forced),
             limit: time.limit.mul_f64(forced),
         });
-        let usable_nodes = match self.budget {
+        let usable_nodes = match self.config.budget {
             Budget::Nodes(nodes) => (nodes as f64 * NODES_USABLE_SHARE * forced) as u64,
             _ => u64::MAX,
         };
-        let max_depth = match self.budget {
+        let max_depth = match self.config.budget {
             Budget::Depth(depth) => depth,
             _ => u32::MAX,
         };
@@ -313,14 +326,14 @@ impl Engine {
         let mut choice = EngineChoice {
             best: first,
             value: midgame_value(
-                self.eval,
-                with_cpu!(C => evaluate::<C>(self.eval, self.weights, board)),
+                self.config.eval,
+                with_cpu!(C => evaluate::<C>(self.config.eval, self.config.weights, board)),
                 0,
                 board.empty_count(),
             ),
             nodes: 0,
         };
-        let (exact_empties, selective_empties) = solve_empties(time, self.threads);
+        let (exact_empties, selective_empties) = solve_empties(time, self.config.threads);
         let solving = empties <= selective_empties && max_depth == u32::MAX;
         let midgame_share = if solving { MIDGAME_SHARE_BEFORE_SOLVING } else { 1.0 };
         let midgame_nodes = (usable_nodes as f64 * midgame_share) as u64;
@@ -339,7 +352,7 @@ impl Engine {
             };
             choice = EngineChoice {
                 best,
-                value: midgame_value(self.eval, value, depth, empties),
+                value: midgame_value(self.config.eval, value, depth, empties),
                 nodes: 0,
             };
             // An iteration takes several times the last one: a node budget, or a clock's planned
@@ -403,16 +416,16 @@ impl Engine {
     /// analysis searches the children of its position, whose siblings' entries it needs again.
     fn name_root(&self, board: Board) {
         self.table
-            .set_root(matches!(self.budget, Budget::Time(_)).then_some(board));
+            .set_root(matches!(self.config.budget, Budget::Time(_)).then_some(board));
     }
 
     /// Searches on `threads` threads (at least 1) when the budget is a time: the same moves are
     /// not promised then, nor by a timed engine on one thread. A node or depth budget keeps one
     /// thread, so that its games and values stay the same everywhere.
     pub fn set_threads(&mut self, threads: usize) {
-        if matches!(self.budget, Budget::Time(_)) {
-            self.threads = threads.max(1);
-            self.solver.set_threads(self.threads);
+        if matches!(self.config.budget, Budget::Time(_)) {
+            self.config.threads = threads.max(1);
+            self.solver.set_threads(self.config.threads);
         }
     }
 
@@ -424,34 +437,33 @@ impl Engine {
         board: Board,
         max_depth: u32,
     ) -> Option<(Arc<AtomicBool>, Vec<std::thread::JoinHandle<u64>>)> {
-        if self.threads <= 1 {
+        if self.config.threads <= 1 {
             return None;
         }
         let done = Arc::new(AtomicBool::new(false));
         let busy = Arc::new(Busy::new());
         self.busy = Some(busy.clone());
-        let handles = (1..self.threads)
+        let handles = (1..self.config.threads)
             .map(|_| {
                 let mut limits = Limits::new(CHECK_EVERY);
                 limits.deadline = self.limits.deadline;
                 limits.stop = Some(done.clone());
                 let mut helper = Engine {
-                    budget: self.budget,
-                    eval: self.eval,
-                    weights: self.weights,
+                    config: Config {
+                        threads: 1,
+                        book: None,
+                        ..self.config
+                    },
                     table: self.table.clone(),
                     // A helper never solves: the smallest table.
                     solver: Solver::with_table_bits(1),
                     nodes: 0,
                     limits,
-                    selective: self.selective,
                     clock: None,
                     root: board,
                     root_depth: 0,
                     root_partial: None,
-                    threads: 1,
                     busy: Some(busy.clone()),
-                    book: None,
                     rng: SeededRng::new(1),
                 };
                 let outer_stop = self.limits.stop.clone();
@@ -589,9 +601,9 @@ impl Engine {
             return -self.search::<C>(board.pass(), &features.passed(), depth, -beta, -alpha, true);
         }
         if depth == 0 {
-            return match self.eval {
-                EngineEval::Patterns => self.weights.evaluate_features::<C>(board, moves, features),
-                EngineEval::HandMade => evaluate::<C>(self.eval, self.weights, board),
+            return match self.config.eval {
+                EngineEval::Patterns => self.config.weights.evaluate_features::<C>(board, moves, features),
+                EngineEval::HandMade => evaluate::<C>(self.config.eval, self.config.weights, board),
             };
         }
         let mut hinted = NO_MOVE;
@@ -608,7 +620,7 @@ impl Engine {
                 beta = beta.min(entry.upper);
             }
         }
-        if self.selective && depth >= probcut::MIN_DEPTH {
+        if self.config.selective && depth >= probcut::MIN_DEPTH {
             if let Some(value) = self.probcut::<C>(board, features, depth, alpha, beta) {
                 return value;
             }
@@ -631,10 +643,11 @@ impl Engine {
             }
             let key = if square.index() as u8 == hinted || depth < 3 {
                 i32::MIN + keyed.len() as i32
-            } else if self.eval == EngineEval::Patterns && depth >= EVAL_ORDERING_DEPTH {
+            } else if self.config.eval == EngineEval::Patterns && depth >= EVAL_ORDERING_DEPTH {
                 // Deep enough, the trained evaluation pays for itself in the ordering: the child's
                 // value for the opponent, plus two discs a reply.
                 let value = self
+                    .config
                     .weights
                     .pattern_value(child, child.moves(), &features.after(board, child));
                 fastest_first(child) * ORDERING_REPLY + value

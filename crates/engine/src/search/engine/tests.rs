@@ -12,10 +12,10 @@ fn midgame() -> Board {
 fn probcut_reaches_the_same_depth_with_fewer_nodes_and_a_close_value() {
     let board = midgame();
     let mut full = Engine::with_budget(Budget::Depth(10));
-    assert!(!full.selective, "a fixed depth searches full width");
+    assert!(!full.config.selective, "a fixed depth searches full width");
     let full_choice = full.choose(board);
     let mut selective = Engine::with_budget(Budget::Depth(10));
-    selective.selective = true;
+    selective.config.selective = true;
     let selective_choice = selective.choose(board);
     assert!(
         selective_choice.nodes * 2 < full_choice.nodes,
@@ -35,7 +35,7 @@ fn probcut_never_bounds_a_proven_value() {
     let board = midgame();
     let features = Features::of(board);
     let mut engine = Engine::with_budget(Budget::Depth(10));
-    engine.selective = true;
+    engine.config.selective = true;
     let mut cut = |alpha: i32, beta: i32| with_cpu!(C => engine.probcut::<C>(board, &features, 10, alpha, beta));
     // The position is worth about +25 discs to the side to move.
     let (below, above) = (-10 * patterns::SCALE, 60 * patterns::SCALE);
@@ -123,8 +123,20 @@ fn the_hand_made_engine_is_never_selective() {
         weights: None,
     };
     let settings = EngineSettings::default();
-    assert!(!Engine::with_style(Budget::Nodes(1000), asked, &settings).selective);
-    assert!(!Engine::with_style(Budget::Nodes(1000), EngineStyle::HANDMADE, &settings).selective);
-    assert!(Engine::with_budget(Budget::Nodes(1000)).selective);
-    assert!(!Engine::with_style(Budget::Nodes(1000), EngineStyle::FULL_WIDTH, &settings).selective);
+    assert!(
+        !Engine::with_style(Budget::Nodes(1000), asked, &settings)
+            .config
+            .selective
+    );
+    assert!(
+        !Engine::with_style(Budget::Nodes(1000), EngineStyle::HANDMADE, &settings)
+            .config
+            .selective
+    );
+    assert!(Engine::with_budget(Budget::Nodes(1000)).config.selective);
+    assert!(
+        !Engine::with_style(Budget::Nodes(1000), EngineStyle::FULL_WIDTH, &settings)
+            .config
+            .selective
+    );
 }
