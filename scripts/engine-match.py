@@ -28,7 +28,7 @@ and its moves are read off the boards it prints).
 Random openings of 8 plies are mostly decided by the draw: of the 64 of four anchor matches the
 engine's search valued 45 at 6 discs or more for one side, and in 41 of those pairs against NTest,
 42 against Zebra, the colour it favoured won both games (the other colour never did;
-docs/benchmarks.md), so a match of such openings shows little of the players. An opening file
+docs/history.md), so a match of such openings shows little of the players. An opening file
 gives each pair of games an opening from the file instead, in order.
 """
 import argparse

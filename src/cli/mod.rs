@@ -97,7 +97,7 @@ struct Cli {
     #[arg(long, global = true, value_name = "FILE")]
     weights: Option<std::path::PathBuf>,
     /// An opening book (as `othello book build` writes it) for every timed engine: engine:MS, gtp,
-    /// nboard on a clock (default: none; there is no built-in book, docs/benchmarks.md says why)
+    /// nboard on a clock (default: none; there is no built-in book, docs/engine.md says why)
     #[arg(long, global = true, value_name = "FILE", overrides_with = "no_book")]
     book: Option<std::path::PathBuf>,
     /// No opening book, whatever --book said before (the last of the two given counts)

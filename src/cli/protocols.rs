@@ -14,9 +14,9 @@ pub struct NboardArgs {
 
 #[derive(Args, Debug)]
 pub struct GtpArgs {
-    /// Seconds a move when the controller sends no time settings
-    #[arg(long, value_name = "SECONDS", value_parser = super::seconds, default_value = "1")]
-    move_time: std::time::Duration,
+    /// Seconds a move when the controller sends no time settings (default 1)
+    #[arg(long, value_name = "SECONDS", value_parser = super::seconds)]
+    move_time: Option<std::time::Duration>,
     /// Threads the engine searches on (default: all cores)
     #[arg(short = 'j', long, value_parser = clap::value_parser!(u32).range(1..=256))]
     threads: Option<u32>,
@@ -31,5 +31,12 @@ pub fn run_nboard(args: NboardArgs, engine: &othello_engine::settings::EngineSet
 pub fn run_gtp(args: GtpArgs, engine: &othello_engine::settings::EngineSettings) -> Result<()> {
     let input = std::io::BufReader::new(std::io::stdin());
     let threads = super::threads_or_cores(args.threads);
-    gtp::run(input, std::io::stdout(), args.move_time, threads, *engine).context("cannot write to stdout")
+    gtp::run(
+        input,
+        std::io::stdout(),
+        args.move_time.unwrap_or(gtp::DEFAULT_MOVE_TIME),
+        threads,
+        *engine,
+    )
+    .context("cannot write to stdout")
 }

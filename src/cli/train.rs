@@ -237,7 +237,7 @@ pub fn run(args: TrainArgs, engine: &othello_engine::settings::EngineSettings) -
         args.out.display()
     );
     if args.network {
-        // A network costs time a node: equal nodes flatter it (docs/engine.md, "The network in
+        // A network costs time a node: equal nodes flatter it (docs/history.md, "The network in
         // the engine": 58% at equal nodes, about even at equal time).
         report += &format!(
             "and at equal time, as the network costs time a node: othello match engine:100:weights={} engine:100 --games 400 --openings 8\n",

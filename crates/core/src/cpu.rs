@@ -39,7 +39,7 @@ pub unsafe trait Cpu: Copy + 'static {
 
 /// [`Cpu::add_widened`] one number at a time: the portable version and the reference.
 #[inline(always)]
-pub fn add_widened_portable(sums: &mut [i16; 32], vector: &[i8; 32]) {
+pub(crate) fn add_widened_portable(sums: &mut [i16; 32], vector: &[i8; 32]) {
     for (sum, &v) in sums.iter_mut().zip(vector) {
         *sum = sum.wrapping_add(i16::from(v));
     }
@@ -204,7 +204,7 @@ unsafe impl Cpu for Portable {
 
 /// `pext` one mask bit at a time: the portable version and the reference for the others.
 #[inline]
-pub fn extract_portable(value: u64, mut mask: u64) -> u64 {
+pub(crate) fn extract_portable(value: u64, mut mask: u64) -> u64 {
     let mut packed = 0;
     let mut bit = 1;
     while mask != 0 {

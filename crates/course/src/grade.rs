@@ -94,9 +94,9 @@ pub fn line_ending_warnings(dir: &Path, cases: &[Case]) -> Vec<String> {
 }
 
 /// The largest case file read (a lab transcript is a few kB).
-pub const MAX_CASE_FILE: u64 = 16 << 20;
+pub(crate) const MAX_CASE_FILE: u64 = 16 << 20;
 /// The most arguments a case may give (a lab run takes a board, a token and at most 60 moves).
-pub const MAX_CASE_ARGS: usize = 10_000;
+pub(crate) const MAX_CASE_ARGS: usize = 10_000;
 
 fn load_case(args_path: &Path) -> Result<Case, CaseError> {
     let bad = |ext: &str, why: String| CaseError::Bad {
@@ -171,7 +171,7 @@ fn load_case(args_path: &Path) -> Result<Case, CaseError> {
 }
 
 /// The arguments of a case as one line, each quoted when it would not read back as one word.
-pub fn args_line(args: &[String]) -> String {
+pub(crate) fn args_line(args: &[String]) -> String {
     if args.is_empty() {
         return "(none)".to_string();
     }
@@ -179,7 +179,7 @@ pub fn args_line(args: &[String]) -> String {
 }
 
 /// One argument per line; an empty file is no arguments and an empty line an empty argument.
-pub fn read_args(text: &str) -> Vec<String> {
+pub(crate) fn read_args(text: &str) -> Vec<String> {
     if text.is_empty() {
         return Vec::new();
     }
@@ -304,7 +304,7 @@ pub struct Settings {
 
 /// Judges one run of a case. A time-out or a crash (a signal, or a failing exit status where the
 /// case expects success) is the verdict of every judge; otherwise each judge reads the output.
-pub fn judge_run(case: &Case, run: &Run, judge: Judge, settings: &Settings) -> Judgement {
+pub(crate) fn judge_run(case: &Case, run: &Run, judge: Judge, settings: &Settings) -> Judgement {
     let verdict_alone = |verdict| Judgement {
         judge,
         verdict,
@@ -413,7 +413,7 @@ pub fn judge_run(case: &Case, run: &Run, judge: Judge, settings: &Settings) -> J
 }
 
 /// Runs one program on one case, with fresh copies of its files.
-pub fn run_case(program: &Program, case: &Case, limits: &Limits) -> Run {
+pub(crate) fn run_case(program: &Program, case: &Case, limits: &Limits) -> Run {
     if let Some(why) = &program.refused {
         return Run::not_started(why.clone());
     }
@@ -470,7 +470,7 @@ pub fn grade(programs: &[Program], cases: &[Case], settings: &Settings, mut repo
 }
 
 /// Why a case was not run, for every report.
-pub fn not_run_reason(max_timeouts: usize) -> String {
+pub(crate) fn not_run_reason(max_timeouts: usize) -> String {
     format!("not run: {max_timeouts} time-outs in a row")
 }
 
@@ -603,12 +603,12 @@ pub struct Summary {
 }
 
 /// The most kinds of failure a summary tells apart.
-pub const MAX_KINDS: usize = 32;
+pub(crate) const MAX_KINDS: usize = 32;
 
 /// What went wrong in a case, in words that the same mistake gives every case: a Python
 /// exception and the line it was raised at (`ValueError at line 56`), the part of the output that
 /// differs (`part E, the possible moves`), a time-out, a limit. None for a pass.
-pub fn failure_kind(outcome: &Outcome) -> Option<String> {
+pub(crate) fn failure_kind(outcome: &Outcome) -> Option<String> {
     match outcome.verdict() {
         Verdict::Pass => None,
         Verdict::NotRun => Some("not run (time-outs in a row)".to_string()),

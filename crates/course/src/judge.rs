@@ -324,7 +324,7 @@ pub struct CourseReading {
     pub moves_after_board: bool,
 }
 
-pub fn course_reading(text: &str) -> CourseReading {
+pub(crate) fn course_reading(text: &str) -> CourseReading {
     // `+` marks a possible move for the grader as `*` does.
     let rows: Vec<(String, usize)> = text
         .lines()

@@ -41,7 +41,7 @@ fn square_of(number: i64) -> Option<Square> {
 
 /// The most empty squares a case may have for the lab5 judge, which solves every case exactly
 /// (Lab 5's have 1 to 10; one of 14 takes well under a second).
-pub const MAX_EMPTIES: u32 = 14;
+pub(crate) const MAX_EMPTIES: u32 = 14;
 
 /// Whether a case's arguments are a Lab 5 case this judge can mark: why not, if not.
 pub fn check_case(args: &[String]) -> Result<(), String> {

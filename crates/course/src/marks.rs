@@ -74,7 +74,7 @@ pub struct Worth {
 }
 
 /// Gradescope's visibilities of a test.
-pub const VISIBILITIES: [&str; 4] = ["visible", "hidden", "after_due_date", "after_published"];
+pub(crate) const VISIBILITIES: [&str; 4] = ["visible", "hidden", "after_due_date", "after_published"];
 
 /// Each case's worth, in the cases' order, from `--points`: a number for every case, or a file of
 /// `NAME POINTS [VISIBILITY]` lines (`#` starts a comment) where cases it does not name are worth 1,

@@ -50,11 +50,11 @@ pub struct OpeningList {
 pub const BALANCED_OPENINGS: &str = "the built-in balanced openings";
 
 /// The most openings a match takes from a file (each is kept for the whole match).
-pub const MAX_LISTED_OPENINGS: u32 = 1_000_000;
+pub(crate) const MAX_LISTED_OPENINGS: u32 = 1_000_000;
 
 /// The longest line an opening file may have: a whole game's transcript with a comment fits, and
 /// a file that is no opening file is not read whole to find its first line's end.
-pub const MAX_OPENING_LINE: u64 = 4096;
+pub(crate) const MAX_OPENING_LINE: u64 = 4096;
 
 /// Why an opening file cannot give a match its openings.
 #[derive(Debug, thiserror::Error)]
@@ -286,7 +286,7 @@ pub struct DistinctGames {
 }
 
 /// The most different games a match keeps a hash of.
-pub const MAX_DISTINCT_KEPT: usize = 1 << 20;
+pub(crate) const MAX_DISTINCT_KEPT: usize = 1 << 20;
 
 impl DistinctGames {
     pub fn add(&mut self, game: &Game) {
@@ -326,7 +326,7 @@ impl MatchReport {
 }
 
 /// The opening of pair `pair`: `plies` random moves from the start (forced passes do not count).
-pub fn random_opening(seed: u64, pair: u32, plies: u32) -> Game {
+pub(crate) fn random_opening(seed: u64, pair: u32, plies: u32) -> Game {
     let mut rng = SeededRng::for_item(seed, u64::from(pair));
     let mut game = Game::new(Position::START);
     let mut played = 0;
@@ -381,7 +381,7 @@ pub fn play_game(config: &MatchConfig, index: u32) -> PlayedGame {
 }
 
 /// Forfeited games described in a report; the rest are counted.
-pub const FORFEITS_KEPT: usize = 20;
+pub(crate) const FORFEITS_KEPT: usize = 20;
 
 /// Plays the whole match on `threads` threads; `on_game` sees each game in order as soon as all
 /// before it are done, and nothing of a game is kept after it: memory does not grow with the match.

@@ -28,7 +28,7 @@ fn verdict_label(verdict: Verdict) -> &'static str {
 
 /// A failing, timed-out or crashed outcome for people: the case, its arguments, how the run ended and
 /// the first differences of each judge that failed it.
-pub fn outcome_text(outcome: &Outcome, case: &Case, limits: &Limits) -> String {
+pub(crate) fn outcome_text(outcome: &Outcome, case: &Case, limits: &Limits) -> String {
     let verdict = outcome.verdict();
     let mut out = format!(
         "{:<8} {}  args: {}\n",
@@ -103,7 +103,7 @@ fn plural(count: usize) -> &'static str {
 }
 
 /// `tolerant 197/200, course 199/200; 1 failed, 1 time-out, 1 crash; 1.20 s CPU, 12.30 s wall`.
-pub fn summary_text(summary: &Summary, judges: &[Judge]) -> String {
+pub(crate) fn summary_text(summary: &Summary, judges: &[Judge]) -> String {
     let passed: Vec<String> = judges
         .iter()
         .map(|judge| {

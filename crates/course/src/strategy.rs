@@ -67,7 +67,7 @@ pub enum StrategySpec {
 pub const MAX_DEPTH: u32 = 30;
 
 /// The evaluation minimax and alphabeta use when none is named.
-pub const DEFAULT_EVAL: Eval = Eval::Weights;
+pub(crate) const DEFAULT_EVAL: Eval = Eval::Weights;
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum UnknownStrategy {
@@ -397,7 +397,7 @@ const ENDGAME_EMPTIES: u32 = 12;
 /// empty corners, give the opponent no corner and few moves, keep our own moves, gain stable discs,
 /// and near the end gain discs. Ties go to the
 /// smallest index. `None` when the side to move has no move.
-pub fn preferred_move(board: Board) -> Option<Square> {
+pub(crate) fn preferred_move(board: Board) -> Option<Square> {
     let mut best: Option<(i32, Square)> = None;
     for square in board.moves() {
         let child = board.play(square);

@@ -276,7 +276,7 @@ pub fn standings<'a>(names: &'a [String]) -> Vec<Column<'a, (usize, &'a Standing
 
 /// A grading's summary, a row per program; `isolation` is how its runs were kept apart. Cases
 /// not run after a streak of time-outs have a column for people only where some were.
-pub fn grade_summaries<'a>(
+pub(crate) fn grade_summaries<'a>(
     judges: &'a [Judge],
     rows: &[(&Program, &Summary)],
     isolation: &'a Isolation,
@@ -349,7 +349,7 @@ fn ended(test: &StudentTest) -> Option<&crate::moderator::GameLine> {
 
 /// A class's Lab 4 tests, a row per student (one that could not play: `-` for people, zeros in
 /// the gradebook, and why).
-pub fn lab4_students<'a>() -> Vec<Column<'a, StudentTest>> {
+pub(crate) fn lab4_students<'a>() -> Vec<Column<'a, StudentTest>> {
     let count = |value: fn(&crate::moderator::Lab4Tally) -> u64| {
         move |test: &StudentTest| {
             test.result

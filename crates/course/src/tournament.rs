@@ -55,7 +55,7 @@ pub struct Standing {
 }
 
 /// Forfeits whose reasons a standing keeps (the count has them all).
-pub const MAX_NOTES: usize = 5;
+pub(crate) const MAX_NOTES: usize = 5;
 
 /// Why a player forfeited one game.
 #[derive(Clone, Debug, PartialEq, Eq)]

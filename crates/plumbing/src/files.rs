@@ -69,7 +69,7 @@ pub fn sorted_entries(dir: &Path, keep: impl Fn(&Path) -> bool) -> io::Result<Ve
 /// Opens a regular file for reading (links followed). It is opened without waiting (a FIFO with no
 /// writer would block the open itself) and checked on the open file, so that it cannot be swapped
 /// between the check and the read.
-pub fn open_regular(path: &Path) -> Result<File, ReadError> {
+pub(crate) fn open_regular(path: &Path) -> Result<File, ReadError> {
     let io_error = |cause| ReadError::Io {
         path: path.to_path_buf(),
         cause,

@@ -46,7 +46,7 @@ pub const DEFAULT_MOVE_TIME: Duration = Duration::from_millis(1000);
 
 /// About the most a move may take from a clock, however long the clock: a day's clock shared over
 /// the moves would give each an hour, which buys nothing on 8x8 and leaves a controller waiting.
-pub const MAX_MOVE_TIME: Duration = Duration::from_secs(60);
+pub(crate) const MAX_MOVE_TIME: Duration = Duration::from_secs(60);
 
 struct Session {
     game: Game,

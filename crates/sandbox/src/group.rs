@@ -23,7 +23,7 @@ const DRAIN_GRACE: Duration = Duration::from_secs(1);
 static GROUPS: [AtomicI32; 256] = [const { AtomicI32::new(0) }; 256];
 
 /// Kills every group still running; safe in a signal handler (only atomics and `kill`).
-pub fn kill_all() {
+pub(crate) fn kill_all() {
     for slot in &GROUPS {
         let group = slot.load(Ordering::SeqCst);
         if group > 0 {

@@ -29,7 +29,8 @@ pub use command::{Job, Word, command_line, command_refused, entry_size, fill, is
 use command::{copies, words_in};
 use ending::last_lines;
 pub use ending::{Ending, Run};
-pub use limits::{Isolation, Limits, Resources, Timing, size_text, stall_window, wall_backstop};
+pub use limits::{Isolation, Limits, Resources, Timing, wall_backstop};
+use limits::{size_text, stall_window};
 pub use sandbox::{HOME, MAX_COPIED, SandboxError};
 pub use session::{Session, Silence};
 

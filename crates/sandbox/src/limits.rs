@@ -132,7 +132,7 @@ impl Isolation {
 }
 
 /// `1 GB`, `10 MiB`, `1500 bytes`: a size as it was most likely given.
-pub fn size_text(bytes: u64) -> String {
+pub(crate) fn size_text(bytes: u64) -> String {
     const UNITS: [(u64, &str); 6] = [
         (1 << 30, "GiB"),
         (1 << 20, "MiB"),
@@ -198,7 +198,7 @@ impl Limits {
 
 /// For a CPU-time limit: a run whose CPU time has not grown for this long (3 times the limit, from
 /// 1 s to 60 s) is stopped for making no progress (it sleeps, or waits for what never comes).
-pub fn stall_window(limit: Duration) -> Duration {
+pub(crate) fn stall_window(limit: Duration) -> Duration {
     (limit * 3).clamp(Duration::from_secs(1), Duration::from_secs(60))
 }
 

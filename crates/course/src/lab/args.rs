@@ -29,7 +29,7 @@ pub struct LabRequest {
 }
 
 /// Lab 5 solves exactly when fewer than this many squares are empty, unless `--holes` says otherwise.
-pub const DEFAULT_HOLES: u32 = 11;
+pub(crate) const DEFAULT_HOLES: u32 = 11;
 
 /// An argument the lab mode cannot use; the message says what was expected.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

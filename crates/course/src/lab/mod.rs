@@ -62,7 +62,7 @@ impl From<LabIllegalMove> for LabError {
 }
 
 /// The starting position of a request: its board (or the default) with its token (or the default).
-pub fn start_position(request: &LabRequest) -> Position {
+pub(crate) fn start_position(request: &LabRequest) -> Position {
     let (black, white) = request
         .board
         .unwrap_or_else(|| lab_board::parse(lab_board::DEFAULT_BOARD).expect("the default board is valid"));

@@ -36,7 +36,7 @@ pub fn solve(board: Board) -> (i32, Vec<Option<Square>>) {
 }
 
 /// `solve`, unless it takes more than `nodes` nodes (the same nodes on every machine).
-pub fn solve_within(board: Board, nodes: u64) -> Option<(i32, Vec<Option<Square>>)> {
+pub(crate) fn solve_within(board: Board, nodes: u64) -> Option<(i32, Vec<Option<Square>>)> {
     let mut solver = solver();
     solver.set_node_limit(Some(nodes));
     let solution = solver.solve_lowest_line(board).ok()?;

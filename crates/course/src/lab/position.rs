@@ -33,12 +33,12 @@ pub enum PositionArgError {
     BoardOnly(String),
 }
 
-/// A position given on a command line as in the lab mode: a board and an optional token, read by one
-/// rule in every command. A token given is the side asked about, even one that must pass; without
-/// one, the lab's rule picks the side (by parity, then the other side if that one cannot move).
-/// A position from a BOARD [TOKEN] pair as the commands other than the lab mode take it: the lab's
-/// board (`xXoO.`), or an OBF board as Edax and the FFO files write it (`X`, `O`, `-`), its side
-/// after it in the same argument (`... X;`) or as the token. The lab mode itself stays strict.
+/// A position from a `BOARD [TOKEN]` pair as the commands other than the lab mode take it, by one
+/// rule in every command: the lab's board (`xXoO.`), an OBF board as Edax and the FFO files write
+/// it (`X`, `O`, `-`, its side after it in the same argument, `... X;`, or as the token), or a GGF
+/// game record (the position where it ends). A token given is the side asked about, even one that
+/// must pass; without one, the lab's rule picks the side (by parity, then the other side if that
+/// one cannot move). The lab mode itself stays strict.
 pub fn parse(board: &str, token: Option<&str>) -> Result<Position, PositionArgError> {
     // A GGF game record: the position where it ends (its side to move is the game's).
     if board.trim_start().starts_with("(;") {

@@ -25,7 +25,7 @@ pub fn snapshot(out: &mut String, position: Position, last: Option<(Color, Squar
 
 /// Othello 1's first snapshot: the token keeps the turn even when it cannot move, and then the
 /// board has no asterisks and E reads `No moves possible`.
-pub fn snapshot_lab1(out: &mut String, position: Position) {
+pub(crate) fn snapshot_lab1(out: &mut String, position: Position) {
     let moves = position.moves();
     if !moves.is_empty() {
         return snapshot(out, position, None);

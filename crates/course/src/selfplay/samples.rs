@@ -23,7 +23,7 @@ use othello_core::board::Board;
 pub const VERSION: u32 = 2;
 
 /// Whether `line` is the first line of a sample file this program reads.
-pub fn is_header(line: &str) -> bool {
+pub(crate) fn is_header(line: &str) -> bool {
     ["# othello selfplay 1:", "# othello selfplay 2:"]
         .iter()
         .any(|start| line.starts_with(start))

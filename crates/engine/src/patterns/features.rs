@@ -11,7 +11,7 @@ fn features_body<C: Cpu>(board: Board) -> Features {
 
 /// Lanes of each side of [`Features`]: one per pattern instance (54), rounded up to what the vector
 /// units add in a few instructions.
-pub const LANES: usize = 64;
+pub(crate) const LANES: usize = 64;
 
 /// Every pattern instance's index as the side to move reads it (its discs the digit 1, the
 /// opponent's 2) and as the opponent reads it, kept up to date move by move: a search that carries

@@ -20,7 +20,8 @@ mod weights;
 
 use network::Network;
 
-pub use features::{Features, LANES};
+pub use features::Features;
+pub(crate) use features::LANES;
 pub use weights::{LoadedWeights, SCALE, Weights, WeightsError, builtin, load};
 
 /// A pattern: a name and its squares (0 = a1, 7 = h1, 63 = h8) in reading order.
@@ -39,7 +40,7 @@ macro_rules! squares {
     ($($name:literal),* $(,)?) => { &[$(sq($name)),*] };
 }
 
-pub const PATTERNS: [Pattern; 13] = [
+pub(crate) const PATTERNS: [Pattern; 13] = [
     Pattern {
         name: "edge+2x",
         squares: squares!["a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1", "b2", "g2"],
@@ -103,7 +104,7 @@ pub fn stage(empties: u32) -> usize {
 }
 
 /// The image of square `s` under symmetry `g` (0 the identity; 1-7 the mirrors and rotations).
-pub const fn symmetric_square(s: u8, g: usize) -> u8 {
+pub(crate) const fn symmetric_square(s: u8, g: usize) -> u8 {
     let (row, col) = (s / 8, s % 8);
     let (row, col) = match g {
         0 => (row, col),
@@ -119,7 +120,7 @@ pub const fn symmetric_square(s: u8, g: usize) -> u8 {
 }
 
 /// The image of a whole board under symmetry `g`.
-pub fn symmetric_board(board: Board, g: usize) -> Board {
+pub(crate) fn symmetric_board(board: Board, g: usize) -> Board {
     let map = |bits: u64| {
         (0..64u8)
             .filter(|&s| bits >> s & 1 != 0)
@@ -168,8 +169,8 @@ struct Reader {
 
 /// The global weights after the patterns in a stage's table: the constant, the mobility (a weight
 /// for each move the side to move has more than its opponent), then the count tables.
-pub const CONSTANT: usize = 0;
-pub const MOBILITY: usize = 1;
+pub(crate) const CONSTANT: usize = 0;
+pub(crate) const MOBILITY: usize = 1;
 /// Where the count tables start among the globals: a weight for each value 0-63 of each of
 /// [`COUNTS`] counts, in the order [`count_globals`] gives them. The patterns see squares, not how
 /// many moves a side has left; a table lets a count be worth what it is (no moves at all is worth
@@ -191,7 +192,7 @@ const fn globals_with(counts: usize) -> usize {
 /// The globals (as [`Layout::global`] takes them) of `board`'s counts, given the side to move's
 /// moves and its opponent's.
 #[inline(always)]
-pub fn count_globals(board: Board, moves: Bitboard, replies: Bitboard) -> [usize; COUNTS] {
+pub(crate) fn count_globals(board: Board, moves: Bitboard, replies: Bitboard) -> [usize; COUNTS] {
     let empty = board.empties().0;
     let potential = |discs: u64| (Bitboard(discs).neighbours().0 & empty).count_ones() as usize;
     let next_to_empty = board.empties().neighbours().0;

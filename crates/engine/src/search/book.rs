@@ -22,7 +22,7 @@ use othello_core::board::Board;
 use othello_core::square::Square;
 
 /// The first line of a book file.
-pub const HEADER: &str = "# othello book 1";
+pub(crate) const HEADER: &str = "# othello book 1";
 
 /// A position's value in discs for its side to move, and the depth that found it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -37,7 +37,7 @@ use othello_core::square::Square;
 
 /// Base value of a won game: beyond any heuristic value, so that every win beats every unfinished
 /// position and every loss is worse than any (the margin is added).
-pub const WIN: i32 = 1_000_000;
+pub(crate) const WIN: i32 = 1_000_000;
 
 /// How a finished game is valued.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

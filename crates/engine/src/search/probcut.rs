@@ -1,7 +1,7 @@
 //! Multi-ProbCut for the engine's midgame search: a shallow search predicts a deep one, and where
 //! the prediction lies far enough beyond the window the deep search is skipped. How far is "far
 //! enough" comes from the spread of deep values around shallow ones, fitted on the project's own
-//! self-play positions by `othello probcut` (docs/engine.md has the command and the figures). The exact
+//! self-play positions by `othello probcut` (docs/engine.md has the command, docs/history.md the figures). The exact
 //! solver never uses it: `solve` stays exact.
 
 /// Deep searches of at least this many plies are first tried with a shallow one (from 5 played
@@ -17,8 +17,8 @@ pub const MIN_DEPTH: u32 = 3;
 /// this one), an experiment build had NTest's tree (3.83 M nodes to depth 12 on 28 positions, NTest
 /// 2.95 M; 1.5 with half-depth tests: 11.90 M) and played as well held to depth 14 against NTest
 /// (47.9% of 256 games against 46.1%) in under a third of the time; built in, it won 52.0% of
-/// 1,024 self-play games at equal time (docs/engine.md, "Selective search").
-pub const CUT_SIGMAS: f64 = 1.0;
+/// 1,024 self-play games at equal time (docs/history.md, "Selective search").
+pub(crate) const CUT_SIGMAS: f64 = 1.0;
 
 /// From this depth the shallow search is a third of the deep one, not a half: the cut is tried
 /// for the price of a much smaller search, as NTest tries it (from 9 plies: 3).

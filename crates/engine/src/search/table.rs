@@ -209,7 +209,7 @@ impl<E: Packed> Table<E> {
 /// fresh process spent about a third of its wall time in the kernel mapping them. (A one-shot
 /// `othello best --strategy engine:300` visited 5-12% more nodes; 93 searches of a million nodes
 /// took 5.9 s of wall time instead of 7.7; a warm table, in a match or an exact solve, runs as
-/// fast either way: docs/engine.md.) Only whole huge pages inside the table are named; a system
+/// fast either way: docs/history.md, "Huge pages".) Only whole huge pages inside the table are named; a system
 /// without them ignores the request.
 fn ask_for_huge_pages(slots: &[Slot]) {
     #[cfg(target_os = "linux")]

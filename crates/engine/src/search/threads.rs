@@ -5,11 +5,6 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use othello_core::board::Board;
 
-/// The threads of a search by default: every core the system gives this process.
-pub fn all_cores() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
-}
-
 /// Positions being searched, by a hash of the board in a small open table: a position that does not
 /// find its slot free is simply not marked (and so never deferred), which costs a little work
 /// twice, never a wrong result.

@@ -22,7 +22,7 @@ pub struct Clock {
 
 /// The share of a fixed time a move the searches may use: the rest covers stopping (the clock is
 /// read every thousand nodes or so) and handing the move over. Measured by
-/// `scripts/bench-engine-time.sh`: the largest overrun at `engine:1000` is in docs/engine.md.
+/// `scripts/bench-engine-time.sh`: the largest overrun at `engine:1000` is in docs/history.md.
 const FIXED_SHARE: f64 = 0.98;
 /// Taken off a fixed time a move before the share, for the work around the search.
 const FIXED_OVERHEAD: Duration = Duration::from_millis(2);

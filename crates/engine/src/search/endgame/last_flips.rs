@@ -90,7 +90,7 @@ const fn build_count() -> [[u8; 256]; 8] {
 /// The number of discs the mover flips by playing the only empty square, `square`; `mover` holds
 /// its discs (everything else but `square` is the opponent's).
 #[inline(always)]
-pub fn count_last_flips<C: Cpu>(mover: u64, square: Square) -> u32 {
+pub(crate) fn count_last_flips<C: Cpu>(mover: u64, square: Square) -> u32 {
     let (masks, places) = (&LINES.masks[square.index()], &LINES.positions[square.index()]);
     let mut total = 0;
     for direction in 0..4 {

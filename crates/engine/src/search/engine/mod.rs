@@ -153,7 +153,7 @@ struct Config {
     book: Option<(&'static Book, i32)>,
 }
 
-/// The `engine` player: its [`Config`], and the state of its searches (tables kept from move to
+/// The `engine` player: its configuration, and the state of its searches (tables kept from move to
 /// move, the iteration under way, the clock of the next move).
 pub struct Engine {
     config: Config,
@@ -712,7 +712,7 @@ impl Engine {
         let margin = probcut::margin(board.empty_count(), shallow, depth);
         // Only estimates are predicted: a window with a proven bound on the cut's side is never
         // cut, since a shallow estimate far above a proven loss by 10 says nothing of whether the
-        // loss is by 10 or by 14 (docs/engine.md, "Proven values and ProbCut").
+        // loss is by 10 or by 14 (docs/history.md, "Proven values and ProbCut").
         let high = beta.saturating_add(margin);
         if beta > -WIN / 2
             && high < WIN / 2
