@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
+use itertools::Itertools;
 use othello_course::json;
 
 use super::display::capitalised;
@@ -497,15 +498,12 @@ fn svg_graph(analysed: &[AnalysedMove], black: &str, white: &str) -> String {
             height - bottom + 16.0
         );
     }
-    let points: Vec<String> = values
+    let points = values
         .iter()
         .enumerate()
         .map(|(i, &v)| format!("{:.1},{:.1}", x(i), y(v as f64)))
-        .collect();
-    out += &format!(
-        "<polyline points=\"{}\" fill=\"none\" stroke=\"#1f5fbf\" stroke-width=\"2\"/>\n",
-        points.join(" ")
-    );
+        .join(" ");
+    out += &format!("<polyline points=\"{points}\" fill=\"none\" stroke=\"#1f5fbf\" stroke-width=\"2\"/>\n");
     // Where the values turn exact: the solver reached the end from there on.
     if let Some(first) = analysed.iter().position(|entry| entry.played_value().value.is_exact()) {
         let px = x(first);

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
+use itertools::Itertools;
 
 use super::display::Progress;
 use super::output::{Output, is_stdout};
@@ -169,7 +170,7 @@ pub fn run(args: GradeArgs, output: &super::display::Output) -> Result<()> {
         if cases.len() == 1 { "" } else { "s" },
         args.cases.display(),
         if judges.len() == 1 { "" } else { "s" },
-        judges.iter().map(|j| j.name()).collect::<Vec<_>>().join(", "),
+        judges.iter().map(|j| j.name()).join(", "),
         limits.describe_time(),
         settings.jobs,
         isolation.describe()
@@ -376,10 +377,7 @@ impl Outputs {
                 started: self.started,
                 hostname: junit::hostname(),
                 properties: vec![
-                    (
-                        "judges".into(),
-                        settings.judges.iter().map(|j| j.name()).collect::<Vec<_>>().join(","),
-                    ),
+                    ("judges".into(), settings.judges.iter().map(|j| j.name()).join(",")),
                     ("time-limit".into(), settings.limits.describe_time()),
                     ("isolation".into(), settings.limits.isolation.describe()),
                 ],

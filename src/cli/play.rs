@@ -10,6 +10,7 @@ use std::time::{Instant, SystemTime};
 
 use anyhow::{Context, Result};
 use clap::Args;
+use itertools::Itertools;
 
 use super::display::capitalised;
 use super::output::Output;
@@ -391,8 +392,8 @@ fn typed(line: &str, prompt: Prompt, console: &mut Console) -> Result<Typed> {
                     *shown = false;
                 }
                 Err(why) => {
-                    let legal: Vec<String> = game.position().moves().squares().map(|s| s.to_string()).collect();
-                    *out += &format!("{square} is not legal: {why}. Legal moves: {}\n", legal.join(", "));
+                    let legal = game.position().moves().squares().join(", ");
+                    *out += &format!("{square} is not legal: {why}. Legal moves: {legal}\n");
                 }
             },
             Err(error) => *out += &format!("{error}; type help for the commands\n"),
@@ -475,8 +476,8 @@ fn moves_so_far(game: &Game) -> String {
 
 /// The best moves with their values, from the analysis.
 fn hint_text(moves: &[MoveValue]) -> String {
-    let shown: Vec<String> = moves.iter().map(|m| format!("{} {}", m.square, m.value)).collect();
-    format!("hint, best first: {}\n", shown.join("; "))
+    let shown = moves.iter().map(|m| format!("{} {}", m.square, m.value)).join("; ");
+    format!("hint, best first: {shown}\n")
 }
 
 /// Turns as words: `d3 (black), c5 (white)`, passes named.

@@ -61,6 +61,54 @@ pub struct TournamentArgs {
     clock: ClockArgs,
 }
 
+/// The players: those named, then a class's members (named by their entries, as lab4 --class
+/// names them; those whose programs cannot play left out, with why).
+struct Entrants {
+    players: Vec<StrategySpec>,
+    names: Vec<String>,
+    left_out: Vec<String>,
+}
+
+fn entrants(args: &TournamentArgs, clock: &ClockArgs) -> Result<Entrants> {
+    let mut players = args
+        .players
+        .iter()
+        .enumerate()
+        .map(|(index, player)| clock.prepare(player, index + 1))
+        .collect::<Result<Vec<_>>>()?;
+    // Escaped for people: a name is a student's file name, which may hold terminal controls.
+    let mut names: Vec<String> = players
+        .iter()
+        .map(|player| othello_plumbing::printable::escape(&player.to_string()).into_owned())
+        .collect();
+    let mut left_out = Vec::new();
+    if let Some(class) = &args.class {
+        for path in othello_course::class::members(class)? {
+            let name = othello_course::class::member_name(&path);
+            let prepared = othello_course::class::member_player(&path, args.form, &args.run)
+                .and_then(|spec| clock.prepare(&spec, players.len() + 1).map_err(|e| e.to_string()));
+            match prepared {
+                Ok(player) => {
+                    players.push(player);
+                    names.push(name);
+                }
+                Err(why) => {
+                    eprintln!("othello: {name} is left out: {why}");
+                    left_out.push(format!("{name}: {why}"));
+                }
+            }
+        }
+    }
+    if players.len() < 2 {
+        bail!("a tournament needs two players or more, and has {}", players.len());
+    }
+    Ok(Entrants {
+        players,
+        names,
+        left_out,
+    })
+}
+
 pub fn run(args: TournamentArgs, settings: &super::Settings) -> Result<()> {
     if args.json && args.csv.as_deref().is_some_and(is_stdout) {
         bail!("bad argument \"-\": --json already writes to stdout");
@@ -78,36 +126,14 @@ pub fn run(args: TournamentArgs, settings: &super::Settings) -> Result<()> {
         .check()?;
     let mut clock = args.clock.clone();
     clock.tournament = true;
-    let mut players = args
-        .players
-        .iter()
-        .enumerate()
-        .map(|(index, player)| clock.prepare(player, index + 1))
-        .collect::<Result<Vec<_>>>()?;
-    // Class members are named by their entries, as lab4 --class names them; others by their spec.
-    let mut member_names: Vec<Option<String>> = vec![None; players.len()];
-    let mut html = args.html.as_deref().map(Output::open).transpose()?;
-    let mut left_out = Vec::new();
-    if let Some(class) = &args.class {
-        for path in othello_course::class::members(class)? {
-            let name = othello_course::class::member_name(&path);
-            let prepared = othello_course::class::member_player(&path, args.form, &args.run)
-                .and_then(|spec| clock.prepare(&spec, players.len() + 1).map_err(|e| e.to_string()));
-            match prepared {
-                Ok(player) => {
-                    players.push(player);
-                    member_names.push(Some(name));
-                }
-                Err(why) => {
-                    eprintln!("othello: {name} is left out: {why}");
-                    left_out.push(format!("{name}: {why}"));
-                }
-            }
-        }
-    }
-    if players.len() < 2 {
-        bail!("a tournament needs two players or more, and has {}", players.len());
-    }
+    let Entrants {
+        players,
+        names,
+        left_out,
+    } = entrants(&args, &clock)?;
+    let html = args.html.as_deref().map(Output::open).transpose()?;
+    let csv = args.csv.as_deref().map(Output::open).transpose()?;
+    let mut log = MatchLog::open(args.log.as_deref())?;
     let config = TournamentConfig {
         players,
         format: match args.swiss {
@@ -119,25 +145,8 @@ pub fn run(args: TournamentArgs, settings: &super::Settings) -> Result<()> {
         threads: super::threads_or_cores(args.threads),
         engine: settings.engine,
     };
-    let mut log = MatchLog::open(args.log.as_deref())?;
-    let mut csv = args.csv.as_deref().map(Output::open).transpose()?;
-    // Escaped for people: a name is a student's file name, which may hold terminal controls.
-    let names: Vec<String> = config
-        .players
-        .iter()
-        .zip(&member_names)
-        .map(|(player, member)| match member {
-            Some(name) => name.clone(),
-            None => othello_plumbing::printable::escape(&player.to_string()).into_owned(),
-        })
-        .collect();
     let mut games = 0;
-    let players = config.players.len();
-    let expected = match config.format {
-        Format::RoundRobin { rounds } => rounds as usize * players * (players - 1),
-        Format::Swiss { rounds } => rounds as usize * (players / 2) * 2,
-    };
-    let progress = super::display::Progress::new(expected, "games", &settings.output);
+    let progress = super::display::Progress::new(config.format.games(config.players.len()), "games", &settings.output);
     let standings = tournament::run(&config, |pairing, played| {
         games += 1;
         progress.tick();
@@ -145,36 +154,28 @@ pub fn run(args: TournamentArgs, settings: &super::Settings) -> Result<()> {
     });
     progress.finish();
     log.finish()?;
-    let reproducible = config.players.iter().all(StrategySpec::is_reproducible);
-    if let Some(csv) = csv.take() {
-        let ranked: Vec<_> = (1..).zip(&standings).collect();
+    let ranked: Vec<_> = (1..).zip(&standings).collect();
+    if let Some(csv) = csv {
         csv.finish(&othello_course::table::csv(
             &othello_course::table::standings(&names),
             &ranked,
         ))?;
     }
-    if let Some(html) = html.take() {
-        let isolation = args.clock.isolation().describe();
+    if let Some(html) = html {
         html.finish(&othello_course::class_report::tournament_html(
             "Tournament standings",
             &names,
             &standings,
             &left_out,
-            &isolation,
+            &args.clock.isolation().describe(),
         ))?;
     }
     if args.csv.as_deref().is_some_and(is_stdout) {
         return Ok(());
     }
-    let title = match config.format {
-        Format::RoundRobin { rounds } => format!("Round robin, {rounds} round{}", if rounds == 1 { "" } else { "s" }),
-        Format::Swiss { rounds } => format!("Swiss, {rounds} round{}", if rounds == 1 { "" } else { "s" }),
-    };
+    let reproducible = config.players.iter().all(StrategySpec::is_reproducible);
     write_stdout(&if args.json {
-        let (system, rounds) = match config.format {
-            Format::RoundRobin { rounds } => ("round robin", rounds),
-            Format::Swiss { rounds } => ("swiss", rounds),
-        };
+        let (system, rounds) = config.format.system();
         json::line(&json::Tournament {
             system,
             rounds,
@@ -183,15 +184,20 @@ pub fn run(args: TournamentArgs, settings: &super::Settings) -> Result<()> {
             seed: config.seed,
             reproducible,
             left_out: left_out.clone(),
-            standings: standings
+            standings: ranked
                 .iter()
-                .enumerate()
-                .map(|(rank, s)| json::StandingJson::new(rank + 1, s, &names))
+                .map(|&(rank, s)| json::StandingJson::new(rank, s, &names))
                 .collect(),
         })
     } else {
-        let mut text =
-            othello_course::class_report::standings_text(&title, &names, &standings, games, config.seed, reproducible);
+        let mut text = othello_course::class_report::standings_text(
+            &config.format.title(),
+            &names,
+            &standings,
+            games,
+            config.seed,
+            reproducible,
+        );
         for why in &left_out {
             text += &format!("left out: {why}\n");
         }

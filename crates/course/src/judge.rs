@@ -2,6 +2,7 @@
 //! tolerant grader reads it (`tolerant`), or only what the course's Lab A grader reads (`course`).
 //! Every difference is reported, by snapshot, part and line, with both sides shown.
 
+use itertools::Itertools;
 use std::collections::BTreeSet;
 use std::fmt;
 use std::str::FromStr;
@@ -409,10 +410,7 @@ fn course(expected: &str, actual: &str) -> Vec<Difference> {
             boards: boards.clone(),
         });
     }
-    let listed = |set: &BTreeSet<u32>| {
-        let numbers: Vec<String> = set.iter().map(u32::to_string).collect();
-        format!("[{}]", numbers.join(", "))
-    };
+    let listed = |set: &BTreeSet<u32>| format!("[{}]", set.iter().join(", "));
     let game_over = !e.moves_after_board || e.moves.as_ref().is_none_or(|m| m.0.is_empty());
     if game_over {
         if let Some((squares, line)) = a.moves.as_ref().filter(|m| a.moves_after_board && !m.0.is_empty()) {

@@ -3,6 +3,8 @@
 
 use std::fmt::Write as _;
 
+use itertools::Itertools;
+
 use super::grade::{Case, Judgement, Outcome, Program, Summary, Verdict, args_line};
 use super::judge::Judge;
 use othello_sandbox::{Isolation, Limits};
@@ -59,12 +61,12 @@ pub(crate) fn outcome_text(outcome: &Outcome, case: &Case, limits: &Limits) -> S
         }
         Verdict::Fail => {
             if outcome.judgements.len() > 1 {
-                let verdicts: Vec<String> = outcome
+                let verdicts = outcome
                     .judgements
                     .iter()
                     .map(|j| format!("{} {}", j.judge, j.verdict.name()))
-                    .collect();
-                let _ = writeln!(out, "  {}", verdicts.join(", "));
+                    .join(", ");
+                let _ = writeln!(out, "  {verdicts}");
             }
             // The most lenient judge that failed the case shows what matters most: a strict failure
             // that the tolerant judge forgives is layout, a course failure is a wrong answer.
@@ -104,7 +106,7 @@ fn plural(count: usize) -> &'static str {
 
 /// `tolerant 197/200, course 199/200; 1 failed, 1 time-out, 1 crash; 1.20 s CPU, 12.30 s wall`.
 pub(crate) fn summary_text(summary: &Summary, judges: &[Judge]) -> String {
-    let passed: Vec<String> = judges
+    let passed = judges
         .iter()
         .map(|judge| {
             format!(
@@ -113,7 +115,7 @@ pub(crate) fn summary_text(summary: &Summary, judges: &[Judge]) -> String {
                 summary.cases
             )
         })
-        .collect();
+        .join(", ");
     let marks = if judges.contains(&Judge::Lab5) {
         format!("; Lab 5 marks {}/{}", summary.marks, summary.cases)
     } else {
@@ -131,17 +133,17 @@ pub(crate) fn summary_text(summary: &Summary, judges: &[Judge]) -> String {
     };
     // One judge: how many cases failed; several: how many each failed (a case may fail one only).
     let failed = if judges.len() > 1 {
-        let each: Vec<String> = judges
+        let each = judges
             .iter()
             .map(|judge| format!("{judge} {}", summary.failed_by.get(judge).copied().unwrap_or(0)))
-            .collect();
-        format!("failed: {}", each.join(", "))
+            .join(", ");
+        format!("failed: {each}")
     } else {
         format!("{} failed", summary.failed)
     };
     format!(
         "{}{marks}; {failed}, {} time-out{}{limits}, {} crash{}{not_run}; {}",
-        passed.join(", "),
+        passed,
         summary.timeouts,
         plural(summary.timeouts),
         summary.crashes,
@@ -333,7 +335,7 @@ fn html_page(title: &str, pages: &[ProgramPage], cases: &[Case], judges: &[Judge
         cases.len(),
         plural(cases.len()),
         plural(judges.len()),
-        judges.iter().map(|j| j.name()).collect::<Vec<_>>().join(", "),
+        judges.iter().map(|j| j.name()).join(", "),
         limits.describe_time()
     );
     let class = if limits.isolation.is_sandbox() {

@@ -6,6 +6,8 @@
 
 use std::fmt::Write as _;
 
+use itertools::Itertools;
+
 use crate::report::{Cell, csv_table, escape};
 
 /// What a cell holds, typed: each form writes it its own way.
@@ -267,8 +269,7 @@ pub fn standings<'a>(names: &'a [String]) -> Vec<Column<'a, (usize, &'a Standing
         Column::new("byes", count(|s| s.byes)).shown(Shown::InCsv),
         Column::new("discs", |(_, s): &Row| Datum::Signed(s.discs)),
         Column::new("forfeit_reasons", |(_, s): &Row| {
-            let reasons: Vec<String> = s.forfeit_notes.iter().map(|n| n.describe(names)).collect();
-            Datum::Text(reasons.join("; "))
+            Datum::Text(s.forfeit_notes.iter().map(|n| n.describe(names)).join("; "))
         })
         .shown(Shown::InCsv),
     ]

@@ -9,10 +9,38 @@ use othello_core::color::Color;
 use othello_core::rng::SeededRng;
 use othello_engine::settings::EngineSettings;
 
+/// How players are paired: every pair each round, or by standing (Swiss).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
     RoundRobin { rounds: u32 },
     Swiss { rounds: u32 },
+}
+
+impl Format {
+    /// The games `players` players play (two a pairing; Swiss leaves one out of each odd round).
+    pub fn games(self, players: usize) -> usize {
+        match self {
+            Format::RoundRobin { rounds } => rounds as usize * players * (players - 1),
+            Format::Swiss { rounds } => rounds as usize * (players / 2) * 2,
+        }
+    }
+
+    /// Its name in JSON (`round robin`, `swiss`) and its rounds.
+    pub fn system(self) -> (&'static str, u32) {
+        match self {
+            Format::RoundRobin { rounds } => ("round robin", rounds),
+            Format::Swiss { rounds } => ("swiss", rounds),
+        }
+    }
+
+    /// `Round robin, 2 rounds`, `Swiss, 1 round`: a title for people.
+    pub fn title(self) -> String {
+        let (name, rounds) = match self {
+            Format::RoundRobin { rounds } => ("Round robin", rounds),
+            Format::Swiss { rounds } => ("Swiss", rounds),
+        };
+        format!("{name}, {rounds} round{}", if rounds == 1 { "" } else { "s" })
+    }
 }
 
 #[derive(Clone, Debug)]

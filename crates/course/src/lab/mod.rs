@@ -8,6 +8,7 @@ pub mod render;
 
 pub use args::{BadArgument, LabRequest};
 
+use itertools::Itertools;
 use std::fmt::Write as _;
 
 use othello_core::board::IllegalMove;
@@ -120,13 +121,13 @@ fn later_labs(out: &mut String, request: &LabRequest, position: Position) -> Res
             })?
         };
         let first = line.first().copied().flatten().expect("the side to move has a move");
-        let reversed: Vec<String> = line
+        let sequence = line
             .iter()
             .rev()
-            .map(|step| step.map_or(-1, |s| s.index() as i32).to_string())
-            .collect();
+            .map(|step| step.map_or(-1, |s| s.index() as i32))
+            .join(", ");
         let _ = writeln!(out, "My preferred move is: {}", first.index());
-        let _ = writeln!(out, "Min score: {score}; move sequence: [{}]", reversed.join(", "));
+        let _ = writeln!(out, "Min score: {score}; move sequence: [{sequence}]");
     } else if let Some(square) = crate::strategy::preferred_move(board) {
         let _ = writeln!(out, "My preferred move is: {}", square.index());
     }
