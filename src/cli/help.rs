@@ -9,7 +9,7 @@ use super::Cli;
 /// checks it against clap's list).
 const GROUPS: [(&str, &[&str]); 5] = [
     ("For students (beside the lab mode below)", &["diff"]),
-    ("For teachers", &["cases", "grade", "lab4", "tournament"]),
+    ("For teachers", &["cases", "grade", "lab4", "tournament", "serve"]),
     (
         "For players",
         &[

@@ -18,6 +18,7 @@ mod protocols;
 mod replay;
 mod replay_page;
 mod selfplay;
+mod serve;
 mod signals;
 mod solve;
 mod tournament;
@@ -159,6 +160,8 @@ enum Command {
     /// Self-play training data: positions and their values, reproducible, in shards, resumable
     #[command(allow_negative_numbers = true)]
     Selfplay(selfplay::SelfPlayArgs),
+    /// The class's server: accounts and sign-in (`serve init`, `serve add-students`), then serve
+    Serve(serve::ServeArgs),
     /// A round robin or Swiss tournament of strategies and students' programs
     #[command(allow_negative_numbers = true)]
     Tournament(tournament::TournamentArgs),
@@ -342,6 +345,7 @@ fn dispatch(command: Command, settings: &Settings) -> Result<()> {
         Command::Play(args) => play::run(args, settings),
         Command::Replay(args) => replay::run(args),
         Command::Selfplay(args) => selfplay::run(args, settings),
+        Command::Serve(args) => serve::run(args),
         Command::Solve(args) => solve::run(args, settings),
         Command::Tournament(args) => tournament::run(args, settings),
         Command::Train(args) => train::run(args, &settings.engine),

@@ -115,44 +115,7 @@ pub fn run(args: SelfPlayArgs, settings: &super::Settings) -> Result<()> {
     let replayed = replayed.map(|counted| counted.games);
     let (k, n) = args.shard;
     let header = samples::header(&config, (k, n));
-    // The file is opened (and what it holds checked) before any game is played. It must be a regular
-    // file: "existing games" read from /dev/zero or a FIFO would never end.
-    let mut file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(&args.file)
-        .with_context(|| format!("cannot write {}", args.file.display()))?;
-    let meta = file
-        .metadata()
-        .with_context(|| format!("cannot read {}", args.file.display()))?;
-    if !meta.is_file() {
-        bail!(
-            "bad argument {:?}: a sample file must be a regular file (it is read back to be continued)",
-            args.file.display().to_string()
-        );
-    }
-    let Existing {
-        complete_bytes,
-        games,
-        last,
-    } = {
-        let mut lines = othello_plumbing::files::Lines::new(std::io::BufReader::new(&file), &args.file);
-        samples::existing(
-            || Ok::<_, anyhow::Error>(lines.next_line()?.map(|(_, line)| line)),
-            &header,
-        )
-        .with_context(|| format!("cannot continue {}", args.file.display()))?
-    };
-    file.set_len(complete_bytes)
-        .and_then(|()| file.seek(SeekFrom::End(0)).map(|_| ()))
-        .with_context(|| format!("cannot write {}", args.file.display()))?;
-    if complete_bytes == 0 {
-        file.write_all(header.as_bytes())
-            .with_context(|| format!("cannot write {}", args.file.display()))?;
-    }
+    let (file, Existing { games, last, .. }) = open_samples(&args.file, &header)?;
     let threads = super::threads_or_cores(args.threads);
     let mut out = Output {
         file,
@@ -164,27 +127,11 @@ pub fn run(args: SelfPlayArgs, settings: &super::Settings) -> Result<()> {
         // Those already in the file came first, in order.
         let eligible = |index: u64| index % n == k && index < args.games && last.is_none_or(|last| index > last);
         let progress = Progress::new(total.saturating_sub(games as usize), "games", output);
-        let mut lines = othello_plumbing::files::Lines::open(games_file)?;
-        loop {
-            // A chunk at a time: the games file may be any size.
-            let mut chunk = Vec::with_capacity(REPLAY_CHUNK);
-            while chunk.len() < REPLAY_CHUNK {
-                let Some((number, line)) = lines.next_line()? else {
-                    break;
-                };
-                if let Some((index, game)) = replay_line(games_file, number, &line)?
-                    && eligible(index)
-                {
-                    chunk.push((index, game));
-                }
-            }
-            if chunk.is_empty() {
-                break;
-            }
+        replay_into(&mut out, games_file, eligible, |chunk, out| {
             out.write_all(chunk.len(), threads, &progress, |i| {
                 replay_game(&config, chunk[i].0, &chunk[i].1).map_err(anyhow::Error::new)
-            })?;
-        }
+            })
+        })?;
         progress.finish();
     } else {
         // This shard's games are k, k + n, ...; those already in the file came first, in order.
@@ -206,6 +153,73 @@ pub fn run(args: SelfPlayArgs, settings: &super::Settings) -> Result<()> {
         args.file.display(),
         counted(games, "game", "games"),
     ))
+}
+
+/// Opens a sample file to be continued (or begun) with `header`'s settings, before any game is
+/// played: what it holds is checked, an unfinished last game cut off, the header written to a new
+/// one. It must be a regular file: "existing games" read from /dev/zero or a FIFO would never end.
+fn open_samples(path: &std::path::Path, header: &str) -> Result<(std::fs::File, Existing)> {
+    let mut file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    let meta = file
+        .metadata()
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    if !meta.is_file() {
+        bail!(
+            "bad argument {:?}: a sample file must be a regular file (it is read back to be continued)",
+            path.display().to_string()
+        );
+    }
+    let existing = {
+        let mut lines = othello_plumbing::files::Lines::new(std::io::BufReader::new(&file), path);
+        samples::existing(
+            || Ok::<_, anyhow::Error>(lines.next_line()?.map(|(_, line)| line)),
+            header,
+        )
+        .with_context(|| format!("cannot continue {}", path.display()))?
+    };
+    file.set_len(existing.complete_bytes)
+        .and_then(|()| file.seek(SeekFrom::End(0)).map(|_| ()))
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    if existing.complete_bytes == 0 {
+        file.write_all(header.as_bytes())
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok((file, existing))
+}
+
+/// Reads the games of `games_file` a chunk at a time (the file may be any size), those `eligible`
+/// takes, and gives each chunk to `write`.
+fn replay_into<'a>(
+    out: &mut Output<'a>,
+    games_file: &std::path::Path,
+    eligible: impl Fn(u64) -> bool,
+    mut write: impl FnMut(&[(u64, Recorded)], &mut Output<'a>) -> Result<()>,
+) -> Result<()> {
+    let mut lines = othello_plumbing::files::Lines::open(games_file)?;
+    loop {
+        let mut chunk = Vec::with_capacity(REPLAY_CHUNK);
+        while chunk.len() < REPLAY_CHUNK {
+            let Some((number, line)) = lines.next_line()? else {
+                break;
+            };
+            if let Some((index, game)) = replay_line(games_file, number, &line)?
+                && eligible(index)
+            {
+                chunk.push((index, game));
+            }
+        }
+        if chunk.is_empty() {
+            return Ok(());
+        }
+        write(&chunk, out)?;
+    }
 }
 
 /// Recorded games replayed at once, between two writes.

@@ -61,9 +61,10 @@ struct Job {
     position: othello_core::position::Position,
 }
 
-pub fn run(args: SolveArgs, settings: &super::Settings) -> Result<()> {
-    let engine = &settings.engine;
-    let jobs = match &args.obf {
+/// The positions to solve: an OBF file's, with its answers, or the one given (refused when no
+/// exact solve of it would end).
+fn jobs(args: &SolveArgs, engine: &EngineSettings) -> Result<Vec<Job>> {
+    Ok(match &args.obf {
         Some(path) => {
             let text = othello_plumbing::files::read_text(path)?;
             let positions = obf::parse(&text).with_context(|| format!("bad OBF file {}", path.display()))?;
@@ -101,7 +102,12 @@ pub fn run(args: SolveArgs, settings: &super::Settings) -> Result<()> {
                 expected: None,
             }]
         }
-    };
+    })
+}
+
+pub fn run(args: SolveArgs, settings: &super::Settings) -> Result<()> {
+    let engine = &settings.engine;
+    let jobs = jobs(&args, engine)?;
     let limit = args.time_limit;
     let mut solver = Solver::new();
     solver.set_weights(engine.weights());
@@ -113,23 +119,7 @@ pub fn run(args: SolveArgs, settings: &super::Settings) -> Result<()> {
         solver.set_deadline(limit.map(|limit| clock + limit));
         // Each test of the search narrows the score: shown as it goes, on one line.
         let status = super::display::StatusLine::new(&settings.output);
-        let number = job.number;
-        let shown = status.clone();
-        solver.set_observer(Some(Box::new(move |bounds: Bounds| {
-            let mut range = if bounds.lower == bounds.upper {
-                format!("{:+}", bounds.lower)
-            } else {
-                format!("{:+} to {:+}", bounds.lower, bounds.upper)
-            };
-            if bounds.likely {
-                range = format!("likely {range} (selective search)");
-            }
-            shown.set(format!(
-                "#{number}: score {range}, {} nodes, {}",
-                bounds.nodes,
-                super::display::duration(clock.elapsed().as_secs_f64())
-            ));
-        })));
+        solver.set_observer(Some(narrowing(status.clone(), job.number, clock)));
         let outcome = solver.solve(job.position.board);
         status.clear();
         let seconds = clock.elapsed().as_secs_f64();
@@ -186,6 +176,25 @@ pub fn run(args: SolveArgs, settings: &super::Settings) -> Result<()> {
         .into());
     }
     Ok(())
+}
+
+/// Shows each test's bounds on `status` as the solve of position `number` narrows them.
+fn narrowing(status: super::display::StatusLine, number: usize, clock: Instant) -> Box<dyn FnMut(Bounds) + Send> {
+    Box::new(move |bounds: Bounds| {
+        let mut range = if bounds.lower == bounds.upper {
+            format!("{:+}", bounds.lower)
+        } else {
+            format!("{:+} to {:+}", bounds.lower, bounds.upper)
+        };
+        if bounds.likely {
+            range = format!("likely {range} (selective search)");
+        }
+        status.set(format!(
+            "#{number}: score {range}, {} nodes, {}",
+            bounds.nodes,
+            super::display::duration(clock.elapsed().as_secs_f64())
+        ));
+    })
 }
 
 /// Whether a solution agrees with the file's score and best moves (None: the file does not say).

@@ -182,46 +182,7 @@ pub fn run(args: TrainArgs, engine: &othello_engine::settings::EngineSettings) -
         fit_patterns(&args, &train, &valid, engine.weights())
     };
     let trained = StageErrors::of(&valid, |board| weights.evaluate(board) as f32 / SCALE as f32);
-    let mut report = format!(
-        "{} training and {} validation positions; error in discs (root mean square), validation games\n",
-        train.len(),
-        valid.len()
-    );
-    report += "empties  positions  guess 0  hand-made  built-in  trained  (on training)\n";
-    for s in 0..STAGES {
-        report += &format!(
-            "{:>2}-{:<2}   {:>9} {:>8.2} {:>10.2} {:>9.2} {:>8.2} {:>13.2}\n",
-            s * 5 + 1,
-            s * 5 + 5,
-            zero.counts[s],
-            zero.rmse[s],
-            handmade.rmse[s],
-            builtin.rmse[s],
-            trained.rmse[s],
-            fitted.rmse[s]
-        );
-    }
-    report += &format!(
-        "all      {:>9} {:>8.2} {:>10.2} {:>9.2} {:>8.2} {:>13.2}\n",
-        valid.len(),
-        mean_rmse(&zero),
-        mean_rmse(&handmade),
-        mean_rmse(&builtin),
-        mean_rmse(&trained),
-        mean_rmse(&fitted)
-    );
-    let (new, old) = (mean_rmse(&trained), mean_rmse(&builtin));
-    report += &if format!("{new:.2}") == format!("{old:.2}") {
-        format!("The new weights do as well as the built-in ones on these validation games ({new:.2} discs).\n")
-    } else if new > old {
-        format!(
-            "The new weights are WORSE than the built-in ones on these validation games ({new:.2} against {old:.2} discs): more games, or other settings, may help.\n"
-        )
-    } else {
-        format!(
-            "The new weights are better than the built-in ones on these validation games ({new:.2} against {old:.2} discs).\n"
-        )
-    };
+    let mut report = errors_report(train.len(), &valid, [&zero, &handmade, &builtin, &trained, &fitted]);
     output.finish_bytes(&weights.to_bytes())?;
     report += &format!(
         "weights written to {}; try them with --weights {0} or engine:...:weights={0}\n",
@@ -245,6 +206,53 @@ pub fn run(args: TrainArgs, engine: &othello_engine::settings::EngineSettings) -
         );
     }
     write_stdout(&report)
+}
+
+/// The errors per stage of guessing 0, the hand-made evaluation, the built-in weights, the trained
+/// ones (on the validation games, then on the training positions), and whether the new weights
+/// beat the built-in ones.
+fn errors_report(trained_on: usize, valid: &[Example], errors: [&StageErrors; 5]) -> String {
+    let [zero, handmade, builtin, trained, fitted] = errors;
+    let mut report = format!(
+        "{trained_on} training and {} validation positions; error in discs (root mean square), validation games\n",
+        valid.len()
+    );
+    report += "empties  positions  guess 0  hand-made  built-in  trained  (on training)\n";
+    for s in 0..STAGES {
+        report += &format!(
+            "{:>2}-{:<2}   {:>9} {:>8.2} {:>10.2} {:>9.2} {:>8.2} {:>13.2}\n",
+            s * 5 + 1,
+            s * 5 + 5,
+            zero.counts[s],
+            zero.rmse[s],
+            handmade.rmse[s],
+            builtin.rmse[s],
+            trained.rmse[s],
+            fitted.rmse[s]
+        );
+    }
+    report += &format!(
+        "all      {:>9} {:>8.2} {:>10.2} {:>9.2} {:>8.2} {:>13.2}\n",
+        valid.len(),
+        mean_rmse(zero),
+        mean_rmse(handmade),
+        mean_rmse(builtin),
+        mean_rmse(trained),
+        mean_rmse(fitted)
+    );
+    let (new, old) = (mean_rmse(trained), mean_rmse(builtin));
+    report += &if format!("{new:.2}") == format!("{old:.2}") {
+        format!("The new weights do as well as the built-in ones on these validation games ({new:.2} discs).\n")
+    } else if new > old {
+        format!(
+            "The new weights are WORSE than the built-in ones on these validation games ({new:.2} against {old:.2} discs): more games, or other settings, may help.\n"
+        )
+    } else {
+        format!(
+            "The new weights are better than the built-in ones on these validation games ({new:.2} against {old:.2} discs).\n"
+        )
+    };
+    report
 }
 
 /// Pattern weights fitted to `train` (`valid` shows the steps' progress), and their error on it;

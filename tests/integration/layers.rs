@@ -6,7 +6,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Each crate of the workspace and the crates of it that it may use.
-const ALLOWED: [(&str, &[&str]); 7] = [
+const ALLOWED: [(&str, &[&str]); 8] = [
     ("othello-core", &[]),
     ("othello-plumbing", &[]),
     ("othello-sandbox", &["othello-plumbing"]),
@@ -17,6 +17,16 @@ const ALLOWED: [(&str, &[&str]); 7] = [
         &["othello-core", "othello-plumbing", "othello-sandbox", "othello-engine"],
     ),
     (
+        "othello-server",
+        &[
+            "othello-core",
+            "othello-plumbing",
+            "othello-sandbox",
+            "othello-engine",
+            "othello-course",
+        ],
+    ),
+    (
         "othello",
         &[
             "othello-core",
@@ -25,6 +35,7 @@ const ALLOWED: [(&str, &[&str]); 7] = [
             "othello-engine",
             "othello-course",
             "othello-protocol",
+            "othello-server",
         ],
     ),
 ];

@@ -28,5 +28,6 @@ mod scripts;
 mod search_equivalence;
 mod seed004;
 mod selfplay;
+mod server;
 mod settings;
 mod stability;

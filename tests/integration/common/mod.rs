@@ -2,6 +2,7 @@
 // Each test binary uses only part of these helpers.
 #![allow(dead_code)]
 
+pub mod http;
 pub mod mailbox;
 
 use assert_cmd::Command;

@@ -1,0 +1,103 @@
+//! The JSON API beside the pages: every answer JSON, every error `{"error": "..."}` with a 4xx.
+//! A cookie-signed request cannot come from another site's form: the session cookie is
+//! SameSite=Strict, and a JSON body needs a preflight no other origin is granted.
+
+use axum::extract::{FromRequest, Request, State};
+use axum::http::{HeaderMap, StatusCode, Uri, header};
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::AppState;
+use crate::auth::{self, SESSION_COOKIE, SignedIn};
+use crate::error::ApiError;
+
+/// A JSON body, refused with a JSON error (not axum's text) when it is not one.
+pub(crate) struct Body<T>(pub T);
+
+impl<T: serde::de::DeserializeOwned> FromRequest<AppState> for Body<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &AppState) -> Result<Self, ApiError> {
+        match axum::Json::<T>::from_request(request, state).await {
+            Ok(axum::Json(value)) => Ok(Body(value)),
+            Err(rejection) => Err(ApiError(rejection.status(), rejection.body_text())),
+        }
+    }
+}
+
+pub(crate) async fn healthz() -> axum::Json<Value> {
+    axum::Json(json!({ "ok": true }))
+}
+
+#[derive(Deserialize)]
+pub(crate) struct SignInBody {
+    name: String,
+    password: String,
+}
+
+pub(crate) async fn sign_in(State(state): State<AppState>, Body(body): Body<SignInBody>) -> Result<Response, ApiError> {
+    let name = body.name.clone();
+    let (token, user) = auth::sign_in(&state, body.name, body.password)
+        .await
+        .inspect_err(|error| {
+            if error.0 == StatusCode::UNAUTHORIZED {
+                auth::failed(&state, &name);
+            }
+        })?;
+    Ok((
+        [(header::SET_COOKIE, auth::set_cookie(SESSION_COOKIE, &token))],
+        axum::Json(json!({ "name": user.name, "role": user.role.name() })),
+    )
+        .into_response())
+}
+
+pub(crate) async fn sign_out(
+    State(state): State<AppState>,
+    SignedIn(_): SignedIn,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    end_session(&state, &headers).await?;
+    Ok((
+        [(header::SET_COOKIE, auth::clear_cookie(SESSION_COOKIE))],
+        axum::Json(json!({ "ok": true })),
+    )
+        .into_response())
+}
+
+/// Ends the request's session, if it has one.
+pub(crate) async fn end_session(state: &AppState, headers: &HeaderMap) -> Result<(), ApiError> {
+    if let Some(token) = auth::cookie(headers, SESSION_COOKIE).map(str::to_string) {
+        let db = state.db.clone();
+        tokio::task::spawn_blocking(move || {
+            let connection = db.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            crate::db::end_session(&connection, &token)
+        })
+        .await
+        .map_err(|e| crate::ServerError::Io(e.to_string()))??;
+    }
+    Ok(())
+}
+
+pub(crate) async fn me(SignedIn(user): SignedIn) -> axum::Json<Value> {
+    axum::Json(json!({ "name": user.name, "role": user.role.name() }))
+}
+
+#[derive(Deserialize)]
+pub(crate) struct PasswordBody {
+    old: String,
+    new: String,
+}
+
+pub(crate) async fn change_password(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    Body(body): Body<PasswordBody>,
+) -> Result<axum::Json<Value>, ApiError> {
+    auth::change_password(&state, &user, body.old, body.new).await?;
+    Ok(axum::Json(json!({ "ok": true })))
+}
+
+pub(crate) async fn not_found(uri: Uri) -> ApiError {
+    ApiError(StatusCode::NOT_FOUND, format!("no such page: {}", uri.path()))
+}

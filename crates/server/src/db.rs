@@ -1,0 +1,191 @@
+//! The data folder's database (SQLite in WAL mode, so that a stop at any moment keeps every
+//! transaction that was committed): its schema, and the few statements the server runs.
+
+use std::path::Path;
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use crate::error::ServerError;
+
+/// The database's file in a data folder.
+const FILE: &str = "othello.db";
+
+/// The schema, by version (`PRAGMA user_version`): a database is brought up to the last.
+const SCHEMA: &[&str] = &["CREATE TABLE users (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        password TEXT NOT NULL,
+        role TEXT NOT NULL CHECK (role IN ('teacher', 'student')),
+        created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+    );
+    CREATE TABLE sessions (
+        token TEXT PRIMARY KEY,
+        user INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        csrf TEXT NOT NULL,
+        created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+    );"];
+
+/// Who an account is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Role {
+    Teacher,
+    Student,
+}
+
+impl Role {
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Role::Teacher => "teacher",
+            Role::Student => "student",
+        }
+    }
+}
+
+/// A signed-in user, as a session names them.
+#[derive(Clone, Debug)]
+pub(crate) struct User {
+    pub(crate) id: i64,
+    pub(crate) name: String,
+    pub(crate) role: Role,
+    /// The session's token against cross-site forms.
+    pub(crate) csrf: String,
+}
+
+fn connect(path: &Path) -> Result<Connection, ServerError> {
+    let connection = Connection::open(path)?;
+    connection.pragma_update(None, "journal_mode", "WAL")?;
+    connection.pragma_update(None, "foreign_keys", "ON")?;
+    connection.busy_timeout(std::time::Duration::from_secs(5))?;
+    Ok(connection)
+}
+
+/// Makes a data folder's database (the folder too, if it is not there).
+pub(crate) fn create(data: &Path) -> Result<Connection, ServerError> {
+    std::fs::create_dir_all(data).map_err(|e| ServerError::Io(format!("cannot make {}: {e}", data.display())))?;
+    let path = data.join(FILE);
+    if path.exists() {
+        return Err(ServerError::AlreadyMade(data.to_path_buf()));
+    }
+    let mut connection = connect(&path)?;
+    migrate(&mut connection)?;
+    Ok(connection)
+}
+
+/// Opens a data folder's database, bringing its schema up to date.
+pub(crate) fn open(data: &Path) -> Result<Connection, ServerError> {
+    let path = data.join(FILE);
+    if !path.is_file() {
+        return Err(ServerError::NotMade(data.to_path_buf()));
+    }
+    let mut connection = connect(&path)?;
+    migrate(&mut connection)?;
+    Ok(connection)
+}
+
+fn migrate(connection: &mut Connection) -> Result<(), ServerError> {
+    let version: usize = connection.pragma_query_value(None, "user_version", |row| row.get(0))?;
+    for (number, step) in SCHEMA.iter().enumerate().skip(version) {
+        let transaction = connection.transaction()?;
+        transaction.execute_batch(step)?;
+        transaction.pragma_update(None, "user_version", number + 1)?;
+        transaction.commit()?;
+    }
+    Ok(())
+}
+
+pub(crate) fn add_user(connection: &mut Connection, name: &str, hash: &str, role: Role) -> Result<(), ServerError> {
+    connection
+        .execute(
+            "INSERT INTO users (name, password, role) VALUES (?1, ?2, ?3)",
+            params![name, hash, role.name()],
+        )
+        .map_err(|e| taken(e, name))?;
+    Ok(())
+}
+
+/// A name already taken says so; other failures stay the database's.
+fn taken(error: rusqlite::Error, name: &str) -> ServerError {
+    match error {
+        rusqlite::Error::SqliteFailure(ref failure, _) if failure.code == rusqlite::ErrorCode::ConstraintViolation => {
+            ServerError::NameTaken(name.to_string())
+        }
+        other => other.into(),
+    }
+}
+
+/// Adds every student in one transaction: all of them, or none.
+pub(crate) fn add_students(
+    connection: &mut Connection,
+    accounts: &[(crate::Credentials, String)],
+) -> Result<(), ServerError> {
+    let transaction = connection.transaction()?;
+    for (credentials, hash) in accounts {
+        transaction
+            .execute(
+                "INSERT INTO users (name, password, role) VALUES (?1, ?2, 'student')",
+                params![credentials.name, hash],
+            )
+            .map_err(|e| taken(e, &credentials.name))?;
+    }
+    transaction.commit()?;
+    Ok(())
+}
+
+/// An account's id and password hash, by name.
+pub(crate) fn password_of(connection: &Connection, name: &str) -> Result<Option<(i64, String)>, ServerError> {
+    Ok(connection
+        .query_row("SELECT id, password FROM users WHERE name = ?1", params![name], |row| {
+            Ok((row.get(0)?, row.get(1)?))
+        })
+        .optional()?)
+}
+
+pub(crate) fn password_of_id(connection: &Connection, id: i64) -> Result<String, ServerError> {
+    Ok(
+        connection.query_row("SELECT password FROM users WHERE id = ?1", params![id], |row| {
+            row.get(0)
+        })?,
+    )
+}
+
+pub(crate) fn set_password(connection: &Connection, id: i64, hash: &str) -> Result<(), ServerError> {
+    connection.execute("UPDATE users SET password = ?1 WHERE id = ?2", params![hash, id])?;
+    Ok(())
+}
+
+pub(crate) fn add_session(connection: &Connection, token: &str, user: i64, csrf: &str) -> Result<(), ServerError> {
+    connection.execute(
+        "INSERT INTO sessions (token, user, csrf) VALUES (?1, ?2, ?3)",
+        params![token, user, csrf],
+    )?;
+    Ok(())
+}
+
+pub(crate) fn end_session(connection: &Connection, token: &str) -> Result<(), ServerError> {
+    connection.execute("DELETE FROM sessions WHERE token = ?1", params![token])?;
+    Ok(())
+}
+
+/// The user a session token belongs to, if it is one.
+pub(crate) fn session_user(connection: &Connection, token: &str) -> Result<Option<User>, ServerError> {
+    Ok(connection
+        .query_row(
+            "SELECT users.id, users.name, users.role, sessions.csrf FROM sessions
+             JOIN users ON users.id = sessions.user WHERE sessions.token = ?1",
+            params![token],
+            |row| {
+                let role: String = row.get(2)?;
+                Ok(User {
+                    id: row.get(0)?,
+                    name: row.get(1)?,
+                    role: if role == "teacher" {
+                        Role::Teacher
+                    } else {
+                        Role::Student
+                    },
+                    csrf: row.get(3)?,
+                })
+            },
+        )
+        .optional()?)
+}

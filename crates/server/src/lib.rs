@@ -1,0 +1,122 @@
+//! The class's Othello server (`othello serve`): one machine, one data folder holding an embedded
+//! SQLite database. This first layer has the accounts (the teacher's, made by [`init`], the
+//! students', by [`add_students`]), their passwords (argon2id, changeable by their owner), sign-in
+//! sessions in HttpOnly, SameSite cookies, CSRF tokens on every form, and the JSON API's first
+//! calls; the games come on top of it.
+//!
+//! ```
+//! let data = tempfile::tempdir().unwrap();
+//! let teacher = othello_server::init(data.path()).unwrap();
+//! assert_eq!(teacher.name, "teacher");
+//! let students = othello_server::add_students(data.path(), &["ann".to_string()]).unwrap();
+//! assert_eq!(students[0].name, "ann");
+//! assert!(othello_server::init(data.path()).is_err(), "a data folder is made once");
+//! ```
+
+mod api;
+mod auth;
+mod db;
+mod error;
+mod pages;
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+pub use auth::Credentials;
+pub use error::ServerError;
+
+/// Makes a new data folder's database and the teacher's account; the password comes back once.
+pub fn init(data: &Path) -> Result<Credentials, ServerError> {
+    let mut connection = db::create(data)?;
+    let password = auth::new_password();
+    db::add_user(&mut connection, "teacher", &auth::hash(&password)?, db::Role::Teacher)?;
+    Ok(Credentials {
+        name: "teacher".to_string(),
+        password,
+    })
+}
+
+/// Adds a student account for each name (all or none: a name taken or not allowed refuses them
+/// all); each password comes back once.
+pub fn add_students(data: &Path, names: &[String]) -> Result<Vec<Credentials>, ServerError> {
+    let mut connection = db::open(data)?;
+    let accounts: Vec<(Credentials, String)> = names
+        .iter()
+        .map(|name| {
+            auth::check_name(name)?;
+            let password = auth::new_password();
+            let hash = auth::hash(&password)?;
+            Ok((
+                Credentials {
+                    name: name.clone(),
+                    password,
+                },
+                hash,
+            ))
+        })
+        .collect::<Result<_, ServerError>>()?;
+    db::add_students(&mut connection, &accounts)?;
+    Ok(accounts.into_iter().map(|(credentials, _)| credentials).collect())
+}
+
+/// What `serve` is given.
+#[derive(Clone, Debug)]
+pub struct ServeOptions {
+    pub data: PathBuf,
+    pub listen: SocketAddr,
+}
+
+/// What every request's handler shares: the database.
+#[derive(Clone)]
+pub(crate) struct AppState {
+    pub(crate) db: Arc<Mutex<rusqlite::Connection>>,
+    pub(crate) brake: Arc<auth::Brake>,
+}
+
+/// Serves until the process is stopped; `listening` hears the address once it is bound (with
+/// port 0, the one the system chose).
+pub fn serve(options: &ServeOptions, listening: impl FnOnce(SocketAddr)) -> Result<(), ServerError> {
+    let connection = db::open(&options.data)?;
+    let state = AppState {
+        db: Arc::new(Mutex::new(connection)),
+        brake: Arc::default(),
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| ServerError::Io(format!("cannot start the server's runtime: {e}")))?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(options.listen)
+            .await
+            .map_err(|e| ServerError::Io(format!("cannot listen on {}: {e}", options.listen)))?;
+        let address = listener
+            .local_addr()
+            .map_err(|e| ServerError::Io(format!("cannot listen on {}: {e}", options.listen)))?;
+        listening(address);
+        axum::serve(listener, router(state))
+            .await
+            .map_err(|e| ServerError::Io(format!("the server stopped: {e}")))
+    })
+}
+
+/// Every route: the pages for people and the JSON API beside them.
+fn router(state: AppState) -> axum::Router {
+    use axum::routing::{get, post};
+    axum::Router::new()
+        .route("/healthz", get(api::healthz))
+        .route("/api/session", post(api::sign_in).delete(api::sign_out))
+        .route("/api/me", get(api::me))
+        .route("/api/password", post(api::change_password))
+        .route("/", get(pages::home))
+        .route("/login", get(pages::login_form).post(pages::login))
+        .route("/logout", post(pages::logout))
+        .route("/password", post(pages::password))
+        .fallback(api::not_found)
+        // No request of this layer is more than a form: bigger bodies are refused unread.
+        .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
+        .with_state(state)
+}
+
+/// The largest request body read (uploads, to come, will have their own limit).
+const MAX_BODY: usize = 64 << 10;

@@ -1,0 +1,348 @@
+//! `othello serve` over HTTP on 127.0.0.1: its data folder, accounts, sign-in by the API and by
+//! the form, the 401s, 403s and 4xx errors in JSON, and a SIGKILL that loses nothing.
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+
+use serde_json::json;
+
+use crate::common::{self, http};
+
+/// `othello serve init`: the teacher's password, from what it prints.
+fn init(data: &Path) -> String {
+    let output = common::othello(["serve", "init", "--data"]).arg(data).output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let password = stdout
+        .lines()
+        .find_map(|line| line.strip_prefix("password: "))
+        .unwrap_or_else(|| panic!("no password in {stdout:?}"));
+    assert!(stdout.contains("name: teacher"), "{stdout}");
+    password.to_string()
+}
+
+/// `othello serve add-students`: each name's password.
+fn add_students(data: &Path, names: &[&str]) -> Vec<(String, String)> {
+    let roster = data.with_extension("roster.txt");
+    std::fs::write(&roster, names.join("\n") + "\n").unwrap();
+    let output = common::othello(["serve", "add-students", "--data"])
+        .arg(data)
+        .arg(&roster)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let mut lines = stdout.lines();
+    assert_eq!(lines.next(), Some("name,password"));
+    lines
+        .map(|line| {
+            let (name, password) = line.split_once(',').unwrap();
+            (name.to_string(), password.to_string())
+        })
+        .collect()
+}
+
+/// A running server and the address it listens on (a port the system chose).
+struct Server {
+    process: common::Running,
+    address: String,
+}
+
+fn serve(data: &Path) -> Server {
+    let mut command = common::othello_std();
+    command
+        .args(["serve", "--listen", "127.0.0.1:0", "--data"])
+        .arg(data)
+        .stdout(std::process::Stdio::piped());
+    let mut process = common::spawn(&mut command);
+    let mut line = String::new();
+    BufReader::new(process.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let address = line
+        .trim()
+        .strip_prefix("listening on http://")
+        .unwrap_or_else(|| panic!("not the first line expected: {line:?}"))
+        .to_string();
+    assert!(address.starts_with("127.0.0.1:"), "{address}");
+    Server { process, address }
+}
+
+/// Signs in through the API: the session token.
+fn sign_in(address: &str, name: &str, password: &str) -> String {
+    let reply = http::json(
+        address,
+        "POST",
+        "/api/session",
+        None,
+        &json!({"name": name, "password": password}),
+    );
+    assert_eq!(reply.status, 200, "{reply:?}");
+    let cookie = reply
+        .headers
+        .iter()
+        .find(|(key, _)| key.eq_ignore_ascii_case("set-cookie"))
+        .map(|(_, value)| value.clone())
+        .unwrap();
+    assert!(
+        cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"),
+        "{cookie}"
+    );
+    reply.cookie("othello_session").unwrap()
+}
+
+#[test]
+fn accounts_sign_in_and_a_sigkill_loses_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let teacher = init(&data);
+    let students = add_students(&data, &["ann", "bob"]);
+    assert_eq!(
+        students.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(),
+        ["ann", "bob"]
+    );
+    assert_ne!(students[0].1, students[1].1, "each account its own password");
+    let mut server = serve(&data);
+    let address = server.address.clone();
+    assert_eq!(http::get(&address, "/healthz", None).json(), json!({"ok": true}));
+    // Nobody is anybody before signing in, and a wrong password is refused in JSON.
+    let me = http::get(&address, "/api/me", None);
+    assert_eq!((me.status, me.json()["error"].as_str()), (401, Some("sign in first")));
+    let wrong = http::json(
+        &address,
+        "POST",
+        "/api/session",
+        None,
+        &json!({"name": "ann", "password": "nope"}),
+    );
+    assert_eq!(wrong.status, 401);
+    assert_eq!(wrong.json()["error"], "wrong name or password");
+    let unknown = http::json(
+        &address,
+        "POST",
+        "/api/session",
+        None,
+        &json!({"name": "zed", "password": "x"}),
+    );
+    assert_eq!(
+        unknown.json(),
+        wrong.json(),
+        "no account and a wrong password look alike"
+    );
+    let session = sign_in(&address, "ann", &students[0].1);
+    let me = http::json(&address, "GET", "/api/me", Some(&session), &json!({}));
+    assert_eq!(me.json(), json!({"name": "ann", "role": "student"}));
+    let teacher_session = sign_in(&address, "teacher", &teacher);
+    let me = http::json(&address, "GET", "/api/me", Some(&teacher_session), &json!({}));
+    assert_eq!(me.json()["role"], "teacher");
+    // Killed outright, started again: the accounts and the session are all there.
+    unsafe { libc::kill(server.process.id() as i32, libc::SIGKILL) };
+    let _ = server.process.wait();
+    let server = serve(&data);
+    let me = http::json(&server.address, "GET", "/api/me", Some(&session), &json!({}));
+    assert_eq!(me.json()["name"], "ann");
+    sign_in(&server.address, "bob", &students[1].1);
+    // Signing out ends the session.
+    let out = http::json(&server.address, "DELETE", "/api/session", Some(&session), &json!({}));
+    assert_eq!(out.status, 200);
+    assert_eq!(
+        http::json(&server.address, "GET", "/api/me", Some(&session), &json!({})).status,
+        401
+    );
+}
+
+#[test]
+fn a_password_is_changed_by_its_owner_only_knowing_the_old_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    init(&data);
+    let students = add_students(&data, &["ann"]);
+    let server = serve(&data);
+    let address = &server.address;
+    let session = sign_in(address, "ann", &students[0].1);
+    let change = |old: &str, new: &str| {
+        http::json(
+            address,
+            "POST",
+            "/api/password",
+            Some(&session),
+            &json!({"old": old, "new": new}),
+        )
+    };
+    assert_eq!(change("not it", "a new password").status, 403);
+    let short = change(&students[0].1, "short");
+    assert_eq!(
+        (short.status, short.json()["error"].as_str()),
+        (400, Some("a password has 8 to 128 characters"))
+    );
+    assert_eq!(change(&students[0].1, "a new password").status, 200);
+    sign_in(address, "ann", "a new password");
+    let old = http::json(
+        address,
+        "POST",
+        "/api/session",
+        None,
+        &json!({"name": "ann", "password": students[0].1}),
+    );
+    assert_eq!(old.status, 401);
+    // Without a session there is no one to change.
+    let anonymous = http::json(
+        address,
+        "POST",
+        "/api/password",
+        None,
+        &json!({"old": "x", "new": "yyyyyyyy"}),
+    );
+    assert_eq!(anonymous.status, 401);
+}
+
+#[test]
+fn forms_need_their_token_and_bad_requests_get_json_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    init(&data);
+    let students = add_students(&data, &["ann"]);
+    let server = serve(&data);
+    let address = &server.address;
+    // The home page sends a stranger to sign in.
+    let home = http::get(address, "/", None);
+    assert_eq!((home.status, home.header("location")), (303, Some("/login")));
+    let form = http::get(address, "/login", None);
+    assert_eq!(form.status, 200);
+    let token = form.cookie("othello_form").unwrap();
+    assert!(form.body.contains(&format!("value=\"{token}\"")), "{}", form.body);
+    let post = |cookie: &str, fields: String| {
+        http::request(
+            address,
+            "POST",
+            "/login",
+            &[
+                ("Content-Type", "application/x-www-form-urlencoded"),
+                ("Cookie", cookie),
+            ],
+            fields.as_bytes(),
+        )
+    };
+    let fields = |csrf: &str| format!("name=ann&password={}&csrf={csrf}", students[0].1);
+    // Another site's form has no way to the cookie's token.
+    let forged = post(&format!("othello_form={token}"), fields("forged"));
+    assert_eq!(forged.status, 403);
+    assert!(forged.json()["error"].as_str().unwrap().contains("token"));
+    let signed = post(&format!("othello_form={token}"), fields(&token));
+    assert_eq!((signed.status, signed.header("location")), (303, Some("/")));
+    let session = signed.cookie("othello_session").unwrap();
+    let cookie = format!("othello_session={session}");
+    let home = http::get(address, "/", Some(&cookie));
+    assert!(home.body.contains("Signed in as <strong>ann</strong>"), "{}", home.body);
+    // Signing out by a form without the session's token is refused; with it, done.
+    let out = |csrf: &str| {
+        http::request(
+            address,
+            "POST",
+            "/logout",
+            &[
+                ("Content-Type", "application/x-www-form-urlencoded"),
+                ("Cookie", &cookie),
+            ],
+            format!("csrf={csrf}").as_bytes(),
+        )
+    };
+    assert_eq!(out("forged").status, 403);
+    let csrf = home
+        .body
+        .split("name=\"csrf\" value=\"")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap();
+    assert_eq!(out(csrf).status, 303);
+    assert_eq!(http::get(address, "/api/me", Some(&cookie)).status, 401);
+    // Not JSON, not the fields asked, too big, no such page: 4xx with a JSON error each.
+    let not_json = http::request(
+        address,
+        "POST",
+        "/api/session",
+        &[("Content-Type", "application/json")],
+        b"{",
+    );
+    assert!((400..500).contains(&not_json.status), "{not_json:?}");
+    assert!(not_json.json()["error"].is_string());
+    let missing = http::json(address, "POST", "/api/session", None, &json!({"name": "ann"}));
+    assert!((400..500).contains(&missing.status) && missing.json()["error"].is_string());
+    let big = vec![b'x'; 100_000];
+    let too_big = http::request(
+        address,
+        "POST",
+        "/api/session",
+        &[("Content-Type", "application/json")],
+        &big,
+    );
+    assert_eq!(too_big.status, 413, "{too_big:?}");
+    let nowhere = http::get(address, "/nowhere", None);
+    assert_eq!(
+        (nowhere.status, nowhere.json()["error"].as_str()),
+        (404, Some("no such page: /nowhere"))
+    );
+}
+
+#[test]
+fn guessing_a_password_is_braked() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    init(&data);
+    let students = add_students(&data, &["ann"]);
+    let server = serve(&data);
+    let guess = |password: &str| {
+        http::json(
+            &server.address,
+            "POST",
+            "/api/session",
+            None,
+            &json!({"name": "ann", "password": password}),
+        )
+        .status
+    };
+    let statuses: Vec<u16> = (0..6).map(|i| guess(&format!("guess {i}"))).collect();
+    assert_eq!(statuses, [401, 401, 401, 401, 401, 429]);
+    assert_eq!(
+        guess(&students[0].1),
+        429,
+        "even the right password waits out the minute"
+    );
+}
+
+#[test]
+fn a_data_folder_is_made_once_and_a_bad_roster_adds_nobody() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    init(&data);
+    common::othello(["serve", "init", "--data"])
+        .arg(&data)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("already holds a server's data"));
+    let roster = dir.path().join("roster.txt");
+    std::fs::write(&roster, "carl\n<script>\n").unwrap();
+    common::othello(["serve", "add-students", "--data"])
+        .arg(&data)
+        .arg(&roster)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("bad name \"<script>\""));
+    add_students(&data, &["carl"]);
+    std::fs::write(&roster, "dora\ncarl\n").unwrap();
+    common::othello(["serve", "add-students", "--data"])
+        .arg(&data)
+        .arg(&roster)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("the name \"carl\" is taken"));
+    // All or none: dora was not added with the refused roster.
+    add_students(&data, &["dora"]);
+    common::othello(["serve", "--data"])
+        .arg(dir.path().join("nothing"))
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("holds no server's data"));
+}
