@@ -68,6 +68,20 @@ fn serve(data: &Path) -> Server {
     Server { process, address }
 }
 
+/// A form's fields posted with a cookie header.
+fn post_form(address: &str, path: &str, cookie: &str, fields: &str) -> http::Reply {
+    http::request(
+        address,
+        "POST",
+        path,
+        &[
+            ("Content-Type", "application/x-www-form-urlencoded"),
+            ("Cookie", cookie),
+        ],
+        fields.as_bytes(),
+    )
+}
+
 /// Signs in through the API: the session token.
 fn sign_in(address: &str, name: &str, password: &str) -> String {
     let reply = http::json(
@@ -211,18 +225,7 @@ fn forms_need_their_token_and_bad_requests_get_json_errors() {
     assert_eq!(form.status, 200);
     let token = form.cookie("othello_form").unwrap();
     assert!(form.body.contains(&format!("value=\"{token}\"")), "{}", form.body);
-    let post = |cookie: &str, fields: String| {
-        http::request(
-            address,
-            "POST",
-            "/login",
-            &[
-                ("Content-Type", "application/x-www-form-urlencoded"),
-                ("Cookie", cookie),
-            ],
-            fields.as_bytes(),
-        )
-    };
+    let post = |cookie: &str, fields: String| post_form(address, "/login", cookie, &fields);
     let fields = |csrf: &str| format!("name=ann&password={}&csrf={csrf}", students[0].1);
     // Another site's form has no way to the cookie's token.
     let forged = post(&format!("othello_form={token}"), fields("forged"));
@@ -235,18 +238,7 @@ fn forms_need_their_token_and_bad_requests_get_json_errors() {
     let home = http::get(address, "/", Some(&cookie));
     assert!(home.body.contains("Signed in as <strong>ann</strong>"), "{}", home.body);
     // Signing out by a form without the session's token is refused; with it, done.
-    let out = |csrf: &str| {
-        http::request(
-            address,
-            "POST",
-            "/logout",
-            &[
-                ("Content-Type", "application/x-www-form-urlencoded"),
-                ("Cookie", &cookie),
-            ],
-            format!("csrf={csrf}").as_bytes(),
-        )
-    };
+    let out = |csrf: &str| post_form(address, "/logout", &cookie, &format!("csrf={csrf}"));
     assert_eq!(out("forged").status, 403);
     let csrf = home
         .body

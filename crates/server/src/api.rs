@@ -2,7 +2,8 @@
 //! A cookie-signed request cannot come from another site's form: the session cookie is
 //! SameSite=Strict, and a JSON body needs a preflight no other origin is granted.
 
-use axum::extract::{FromRequest, Request, State};
+use axum::Json;
+use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
@@ -10,21 +11,7 @@ use serde_json::{Value, json};
 
 use crate::AppState;
 use crate::auth::{self, SESSION_COOKIE, SignedIn};
-use crate::error::ApiError;
-
-/// A JSON body, refused with a JSON error (not axum's text) when it is not one.
-pub(crate) struct Body<T>(pub T);
-
-impl<T: serde::de::DeserializeOwned> FromRequest<AppState> for Body<T> {
-    type Rejection = ApiError;
-
-    async fn from_request(request: Request, state: &AppState) -> Result<Self, ApiError> {
-        match axum::Json::<T>::from_request(request, state).await {
-            Ok(axum::Json(value)) => Ok(Body(value)),
-            Err(rejection) => Err(ApiError(rejection.status(), rejection.body_text())),
-        }
-    }
-}
+use crate::error::{ApiError, Valid};
 
 pub(crate) async fn healthz() -> axum::Json<Value> {
     axum::Json(json!({ "ok": true }))
@@ -36,7 +23,10 @@ pub(crate) struct SignInBody {
     password: String,
 }
 
-pub(crate) async fn sign_in(State(state): State<AppState>, Body(body): Body<SignInBody>) -> Result<Response, ApiError> {
+pub(crate) async fn sign_in(
+    State(state): State<AppState>,
+    Valid(Json(body)): Valid<Json<SignInBody>>,
+) -> Result<Response, ApiError> {
     let name = body.name.clone();
     let (token, user) = auth::sign_in(&state, body.name, body.password)
         .await
@@ -92,7 +82,7 @@ pub(crate) struct PasswordBody {
 pub(crate) async fn change_password(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
-    Body(body): Body<PasswordBody>,
+    Valid(Json(body)): Valid<Json<PasswordBody>>,
 ) -> Result<axum::Json<Value>, ApiError> {
     auth::change_password(&state, &user, body.old, body.new).await?;
     Ok(axum::Json(json!({ "ok": true })))

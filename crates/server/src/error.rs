@@ -61,6 +61,49 @@ impl From<ServerError> for ApiError {
     }
 }
 
+/// An extractor whose refusal is a JSON error, as every error here is (axum's own are text):
+/// `Valid<Json<T>>` for a JSON body, `Valid<Form<T>>` for a form's fields.
+pub(crate) struct Valid<E>(pub E);
+
+/// What an extractor's refusal says: its status and why.
+pub(crate) trait Refusal {
+    fn status(&self) -> StatusCode;
+    fn text(&self) -> String;
+}
+
+impl Refusal for axum::extract::rejection::JsonRejection {
+    fn status(&self) -> StatusCode {
+        self.status()
+    }
+    fn text(&self) -> String {
+        self.body_text()
+    }
+}
+
+impl Refusal for axum::extract::rejection::FormRejection {
+    fn status(&self) -> StatusCode {
+        self.status()
+    }
+    fn text(&self) -> String {
+        self.body_text()
+    }
+}
+
+impl<E> axum::extract::FromRequest<crate::AppState> for Valid<E>
+where
+    E: axum::extract::FromRequest<crate::AppState>,
+    E::Rejection: Refusal,
+{
+    type Rejection = ApiError;
+
+    async fn from_request(request: axum::extract::Request, state: &crate::AppState) -> Result<Self, ApiError> {
+        E::from_request(request, state)
+            .await
+            .map(Valid)
+            .map_err(|refusal| ApiError(refusal.status(), refusal.text()))
+    }
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         (self.0, axum::Json(serde_json::json!({ "error": self.1 }))).into_response()

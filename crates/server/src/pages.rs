@@ -2,7 +2,8 @@
 //! script needed. Every form carries a token its session (or, to sign in, its own cookie) must
 //! match: another site's page cannot post one.
 
-use axum::extract::{FromRequest, Request, State};
+use axum::Form;
+use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use maud::{DOCTYPE, Markup, html};
@@ -11,21 +12,7 @@ use serde::Deserialize;
 use crate::AppState;
 use crate::auth::{self, FORM_COOKIE, SESSION_COOKIE};
 use crate::db::User;
-use crate::error::ApiError;
-
-/// A form's fields, refused with a JSON error when they are not the form's.
-pub(crate) struct Fields<T>(pub T);
-
-impl<T: serde::de::DeserializeOwned> FromRequest<AppState> for Fields<T> {
-    type Rejection = ApiError;
-
-    async fn from_request(request: Request, state: &AppState) -> Result<Self, ApiError> {
-        match axum::Form::<T>::from_request(request, state).await {
-            Ok(axum::Form(value)) => Ok(Fields(value)),
-            Err(rejection) => Err(ApiError(rejection.status(), rejection.body_text())),
-        }
-    }
-}
+use crate::error::{ApiError, Valid};
 
 const STYLE: &str = "body{font-family:system-ui,sans-serif;max-width:40em;margin:2em auto;padding:0 1em;color:#222}\
 form{margin:1em 0;display:grid;gap:.5em;max-width:20em}input{padding:.4em;font-size:1em}\
@@ -85,7 +72,7 @@ pub(crate) struct LoginFields {
 pub(crate) async fn login(
     State(state): State<AppState>,
     headers: HeaderMap,
-    Fields(fields): Fields<LoginFields>,
+    Valid(Form(fields)): Valid<Form<LoginFields>>,
 ) -> Result<Response, ApiError> {
     if auth::cookie(&headers, FORM_COOKIE) != Some(fields.csrf.as_str()) {
         return Err(ApiError::forbidden(
@@ -160,7 +147,7 @@ async fn checked_user(state: &AppState, headers: &HeaderMap, csrf: &str) -> Resu
 pub(crate) async fn logout(
     State(state): State<AppState>,
     headers: HeaderMap,
-    Fields(fields): Fields<TokenFields>,
+    Valid(Form(fields)): Valid<Form<TokenFields>>,
 ) -> Result<Response, ApiError> {
     checked_user(&state, &headers, &fields.csrf).await?;
     crate::api::end_session(&state, &headers).await?;
@@ -181,7 +168,7 @@ pub(crate) struct PasswordFields {
 pub(crate) async fn password(
     State(state): State<AppState>,
     headers: HeaderMap,
-    Fields(fields): Fields<PasswordFields>,
+    Valid(Form(fields)): Valid<Form<PasswordFields>>,
 ) -> Result<Response, ApiError> {
     let user = checked_user(&state, &headers, &fields.csrf).await?;
     let message = match auth::change_password(&state, &user, fields.old, fields.new).await {
