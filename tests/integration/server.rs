@@ -68,6 +68,17 @@ fn serve(data: &Path) -> Server {
     Server { process, address }
 }
 
+/// A server with one student, ann: its folder (kept while it runs), the server, and the roster's
+/// names and passwords.
+fn with_ann() -> (tempfile::TempDir, Server, Vec<(String, String)>) {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    init(&data);
+    let students = add_students(&data, &["ann"]);
+    let server = serve(&data);
+    (dir, server, students)
+}
+
 /// A form's fields posted with a cookie header.
 fn post_form(address: &str, path: &str, cookie: &str, fields: &str) -> http::Reply {
     http::request(
@@ -167,11 +178,7 @@ fn accounts_sign_in_and_a_sigkill_loses_nothing() {
 
 #[test]
 fn a_password_is_changed_by_its_owner_only_knowing_the_old_one() {
-    let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("data");
-    init(&data);
-    let students = add_students(&data, &["ann"]);
-    let server = serve(&data);
+    let (_dir, server, students) = with_ann();
     let address = &server.address;
     let session = sign_in(address, "ann", &students[0].1);
     let change = |old: &str, new: &str| {
@@ -212,11 +219,7 @@ fn a_password_is_changed_by_its_owner_only_knowing_the_old_one() {
 
 #[test]
 fn forms_need_their_token_and_bad_requests_get_json_errors() {
-    let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("data");
-    init(&data);
-    let students = add_students(&data, &["ann"]);
-    let server = serve(&data);
+    let (_dir, server, students) = with_ann();
     let address = &server.address;
     // The home page sends a stranger to sign in.
     let home = http::get(address, "/", None);
@@ -280,11 +283,7 @@ fn forms_need_their_token_and_bad_requests_get_json_errors() {
 
 #[test]
 fn guessing_a_password_is_braked() {
-    let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("data");
-    init(&data);
-    let students = add_students(&data, &["ann"]);
-    let server = serve(&data);
+    let (_dir, server, students) = with_ann();
     let guess = |password: &str| {
         http::json(
             &server.address,
