@@ -42,6 +42,16 @@ impl FromStr for Player {
     }
 }
 
+impl Player {
+    /// The computer's strategy, seeded; none for a person.
+    fn strategy(&self, seed: u64, engine: &othello_engine::settings::EngineSettings) -> Option<Box<dyn Strategy>> {
+        match self {
+            Player::Human => None,
+            Player::Computer(spec) => Some(spec.build(seed, engine)),
+        }
+    }
+}
+
 impl std::fmt::Display for Player {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -111,13 +121,7 @@ impl Console {
 
 pub fn run(args: PlayArgs, settings: &super::Settings) -> Result<()> {
     let (engine, output) = (&settings.engine, &settings.output);
-    let prepared = |player: &Player, nth: usize| -> Result<Player> {
-        Ok(match player {
-            Player::Computer(spec) => Player::Computer(args.clock.prepare(spec, nth)?),
-            Player::Human => Player::Human,
-        })
-    };
-    let players = [prepared(&args.black, 1)?, prepared(&args.white, 2)?];
+    let players = [prepared(&args, &args.black, 1)?, prepared(&args, &args.white, 2)?];
     let programs = players.iter().flat_map(|player| match player {
         Player::Computer(spec) => spec.files(),
         Player::Human => Vec::new(),
@@ -134,13 +138,11 @@ pub fn run(args: PlayArgs, settings: &super::Settings) -> Result<()> {
         record: args.record.as_deref().map(Output::open_stream).transpose()?,
     };
     let mut logged_turns = None;
+    // Each computer player seeded apart: black with the seed, white with the next.
     let mut strategies: Vec<Option<Box<dyn Strategy>>> = players
         .iter()
         .zip([args.seed, args.seed.wrapping_add(1)])
-        .map(|(player, seed)| match player {
-            Player::Human => None,
-            Player::Computer(spec) => Some(spec.build(seed, engine)),
-        })
+        .map(|(player, seed)| player.strategy(seed, engine))
         .collect();
     let colour = output.colour_stdout();
     let started = SystemTime::now();
@@ -230,14 +232,7 @@ pub fn run(args: PlayArgs, settings: &super::Settings) -> Result<()> {
         }
     };
     if finished {
-        let (black, white) = game.position().counts();
-        out += &match game.position().leader() {
-            Some(color) => format!(
-                "Game over: black {black}, white {white}. {} wins.\n",
-                capitalised(color)
-            ),
-            None => format!("Game over: black {black}, white {white}. A draw.\n"),
-        };
+        out += &result_text(&game);
     }
     if let Some(log) = log {
         // Finished, not published: stdout and special files get the log only here.
@@ -255,6 +250,26 @@ pub fn run(args: PlayArgs, settings: &super::Settings) -> Result<()> {
         return Err(super::Interrupted.into());
     }
     Ok(())
+}
+
+/// A player as given, with the clock options applied to a computer (`nth`: 1 black, 2 white).
+fn prepared(args: &PlayArgs, player: &Player, nth: usize) -> Result<Player> {
+    Ok(match player {
+        Player::Computer(spec) => Player::Computer(args.clock.prepare(spec, nth)?),
+        Player::Human => Player::Human,
+    })
+}
+
+/// `Game over: black 40, white 24. Black wins.`
+fn result_text(game: &Game) -> String {
+    let (black, white) = game.position().counts();
+    match game.position().leader() {
+        Some(color) => format!(
+            "Game over: black {black}, white {white}. {} wins.\n",
+            capitalised(color)
+        ),
+        None => format!("Game over: black {black}, white {white}. A draw.\n"),
+    }
 }
 
 /// Where a person's lines come from: a line editor (arrow keys, history) when both stdin and stdout
