@@ -238,7 +238,7 @@ impl Engine {
         self.rng = SeededRng::new(seed);
     }
 
-    /// Plays from `book` (a timed engine takes `--book` by default), straying up to `deviation`
+    /// Plays from `book` (a timed engine takes its settings' book when built), straying up to `deviation`
     /// discs from the best move; none: searches from the first move.
     pub fn set_book(&mut self, book: Option<(&'static Book, i32)>) {
         self.config.book = book;
