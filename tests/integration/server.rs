@@ -337,3 +337,79 @@ fn a_data_folder_is_made_once_and_a_bad_roster_adds_nobody() {
         .code(2)
         .stderr(predicates::str::contains("holds no server's data"));
 }
+
+/// A multipart body of `form` and a file named `name` holding `bytes`, and its content type.
+fn upload_body(form: &str, name: &str, bytes: &[u8]) -> (Vec<u8>, String) {
+    let boundary = "othello-test-boundary-1b3c";
+    let mut body = format!(
+        "--{boundary}\r\nContent-Disposition: form-data; name=\"form\"\r\n\r\n{form}\r\n--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{name}\"\r\nContent-Type: text/x-python\r\n\r\n"
+    )
+    .into_bytes();
+    body.extend_from_slice(bytes);
+    body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+    (body, format!("multipart/form-data; boundary={boundary}"))
+}
+
+fn upload(address: &str, session: &str, form: &str, name: &str, bytes: &[u8]) -> http::Reply {
+    let (body, content_type) = upload_body(form, name, bytes);
+    let cookie = format!("othello_session={session}");
+    http::request(
+        address,
+        "POST",
+        "/api/programs",
+        &[("Content-Type", &content_type), ("Cookie", &cookie)],
+        &body,
+    )
+}
+
+#[test]
+fn uploads_are_checked_kept_and_shown_to_their_owner_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let teacher = init(&data);
+    let students = add_students(&data, &["ann", "bob"]);
+    let server = serve(&data);
+    let address = &server.address;
+    let ann = sign_in(address, "ann", &students[0].1);
+    let bob = sign_in(address, "bob", &students[1].1);
+    let good =
+        std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/players/quickmove_player.py")).unwrap();
+    // Its name is not where it goes: the version's id is.
+    let first = upload(address, &ann, "quickmove", "../../escaped.py", &good);
+    assert_eq!(first.status, 200, "{first:?}");
+    let first = first.json();
+    assert_eq!(first["owner"], "ann");
+    assert_eq!(first["passed"], true, "{first}");
+    assert!(first["verdict"].as_str().unwrap().starts_with("ok: "), "{first}");
+    assert!(!dir.path().join("escaped.py").exists() && !data.join("escaped.py").exists());
+    let broken = upload(address, &ann, "strategy", "mine.py", b"class Strategy(:\n").json();
+    assert_eq!(broken["passed"], false, "{broken}");
+    assert!(broken["verdict"].as_str().unwrap().contains("SyntaxError"), "{broken}");
+    // What is not an upload is refused, in JSON.
+    let bad_form = upload(address, &ann, "python", "x.py", &good);
+    assert_eq!(bad_form.status, 400);
+    assert!(bad_form.json()["error"].as_str().unwrap().contains("bad form"));
+    let too_big = upload(address, &ann, "quickmove", "big.py", &vec![b'#'; (1 << 20) + 1]);
+    assert!(matches!(too_big.status, 413), "{too_big:?}");
+    assert_eq!(upload(address, "not-a-session", "quickmove", "x.py", &good).status, 401);
+    // Each sees their own; the teacher sees all; a source is its owner's and the teacher's.
+    let list = |session: &str| http::get(address, "/api/programs", Some(&format!("othello_session={session}"))).json();
+    assert_eq!(list(&ann).as_array().unwrap().len(), 2);
+    assert_eq!(list(&ann)[0]["id"], broken["id"], "newest first");
+    assert_eq!(list(&bob).as_array().unwrap().len(), 0);
+    let teacher_session = sign_in(address, "teacher", &teacher);
+    assert_eq!(list(&teacher_session).as_array().unwrap().len(), 2);
+    let source = |session: &str, id: &serde_json::Value| {
+        http::get(
+            address,
+            &format!("/api/programs/{id}/source"),
+            Some(&format!("othello_session={session}")),
+        )
+    };
+    let own = source(&ann, &first["id"]);
+    assert_eq!((own.status, own.body.as_bytes()), (200, good.as_slice()));
+    let other = source(&bob, &first["id"]);
+    assert_eq!((other.status, other.json()["error"].is_string()), (403, true));
+    assert_eq!(source(&teacher_session, &first["id"]).status, 200);
+    assert_eq!(source(&ann, &json!(9999)).status, 404);
+}

@@ -54,6 +54,22 @@ fn kind(file_type: fs::FileType) -> &'static str {
     }
 }
 
+/// Writes `bytes` as the whole of `path` (its folders made as needed): written beside it, flushed
+/// to the disk, then renamed into place, so that a stop at any moment leaves the old file or the
+/// new one, never half of one.
+pub fn write_whole(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    use std::io::Write;
+    let folder = path.parent().unwrap_or(Path::new("."));
+    fs::create_dir_all(folder)?;
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".part-{}", std::process::id()));
+    let part = folder.join(name);
+    let mut file = File::create(&part)?;
+    file.write_all(bytes)?;
+    file.sync_all()?;
+    fs::rename(&part, path)
+}
+
 /// The paths of the entries of folder `dir` that `keep` keeps, sorted (an entry that cannot be
 /// read is left out).
 pub fn sorted_entries(dir: &Path, keep: impl Fn(&Path) -> bool) -> io::Result<Vec<PathBuf>> {

@@ -11,7 +11,8 @@ use crate::error::ServerError;
 const FILE: &str = "othello.db";
 
 /// The schema, by version (`PRAGMA user_version`): a database is brought up to the last.
-const SCHEMA: &[&str] = &["CREATE TABLE users (
+const SCHEMA: &[&str] = &[
+    "CREATE TABLE users (
         id INTEGER PRIMARY KEY,
         name TEXT NOT NULL UNIQUE,
         password TEXT NOT NULL,
@@ -23,7 +24,16 @@ const SCHEMA: &[&str] = &["CREATE TABLE users (
         user INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
         csrf TEXT NOT NULL,
         created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
-    );"];
+    );",
+    "CREATE TABLE programs (
+        id INTEGER PRIMARY KEY,
+        owner INTEGER NOT NULL REFERENCES users(id),
+        form TEXT NOT NULL CHECK (form IN ('argv', 'quickmove', 'strategy')),
+        created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+        verdict TEXT NOT NULL DEFAULT 'being checked',
+        passed INTEGER NOT NULL DEFAULT 0
+    );",
+];
 
 /// Who an account is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -129,6 +139,71 @@ pub(crate) fn add_students(
     }
     transaction.commit()?;
     Ok(())
+}
+
+/// A new version of `owner`'s program, its check to come: its id.
+pub(crate) fn add_program(connection: &Connection, owner: i64, form: &str) -> Result<i64, ServerError> {
+    connection.execute(
+        "INSERT INTO programs (owner, form) VALUES (?1, ?2)",
+        params![owner, form],
+    )?;
+    Ok(connection.last_insert_rowid())
+}
+
+pub(crate) fn set_verdict(connection: &Connection, id: i64, verdict: &str, passed: bool) -> Result<(), ServerError> {
+    connection.execute(
+        "UPDATE programs SET verdict = ?1, passed = ?2 WHERE id = ?3",
+        params![verdict, passed, id],
+    )?;
+    Ok(())
+}
+
+const VERSION_COLUMNS: &str =
+    "programs.id, users.name, programs.form, programs.created, programs.verdict, programs.passed";
+
+fn version(row: &rusqlite::Row) -> rusqlite::Result<crate::programs::Version> {
+    Ok(crate::programs::Version {
+        id: row.get(0)?,
+        owner: row.get(1)?,
+        form: row.get(2)?,
+        created: row.get(3)?,
+        verdict: row.get(4)?,
+        passed: row.get(5)?,
+    })
+}
+
+pub(crate) fn program(connection: &Connection, id: i64) -> Result<Option<crate::programs::Version>, ServerError> {
+    Ok(connection
+        .query_row(
+            &format!(
+                "SELECT {VERSION_COLUMNS} FROM programs JOIN users ON users.id = programs.owner WHERE programs.id = ?1"
+            ),
+            params![id],
+            version,
+        )
+        .optional()?)
+}
+
+/// Every version, newest first: one owner's, or everyone's.
+pub(crate) fn programs(
+    connection: &Connection,
+    owner: Option<i64>,
+) -> Result<Vec<crate::programs::Version>, ServerError> {
+    let mut statement = connection.prepare(&format!(
+        "SELECT {VERSION_COLUMNS} FROM programs JOIN users ON users.id = programs.owner
+         WHERE ?1 IS NULL OR programs.owner = ?1 ORDER BY programs.id DESC"
+    ))?;
+    let rows = statement.query_map(params![owner], version)?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// A version's owner and form.
+pub(crate) fn program_owner(connection: &Connection, id: i64) -> Result<Option<(i64, String)>, ServerError> {
+    Ok(connection
+        .query_row("SELECT owner, form FROM programs WHERE id = ?1", params![id], |row| {
+            Ok((row.get(0)?, row.get(1)?))
+        })
+        .optional()?)
 }
 
 /// An account's id and password hash, by name.

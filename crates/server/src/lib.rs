@@ -18,6 +18,7 @@ mod auth;
 mod db;
 mod error;
 mod pages;
+mod programs;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -72,6 +73,8 @@ pub struct ServeOptions {
 pub(crate) struct AppState {
     pub(crate) db: Arc<Mutex<rusqlite::Connection>>,
     pub(crate) brake: Arc<auth::Brake>,
+    /// The data folder: the programs' files are under it.
+    pub(crate) data: PathBuf,
 }
 
 /// Serves until the process is stopped; `listening` hears the address once it is bound (with
@@ -81,6 +84,7 @@ pub fn serve(options: &ServeOptions, listening: impl FnOnce(SocketAddr)) -> Resu
     let state = AppState {
         db: Arc::new(Mutex::new(connection)),
         brake: Arc::default(),
+        data: options.data.clone(),
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -108,6 +112,14 @@ fn router(state: AppState) -> axum::Router {
         .route("/api/session", post(api::sign_in).delete(api::sign_out))
         .route("/api/me", get(api::me))
         .route("/api/password", post(api::change_password))
+        .route(
+            "/api/programs",
+            post(programs::upload)
+                .get(programs::list)
+                // A program and its form's field, with room for the multipart framing.
+                .layer(axum::extract::DefaultBodyLimit::max(programs::MAX_PROGRAM + (16 << 10))),
+        )
+        .route("/api/programs/{id}/source", get(programs::source))
         .route("/", get(pages::home))
         .route("/login", get(pages::login_form).post(pages::login))
         .route("/logout", post(pages::logout))

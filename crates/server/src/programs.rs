@@ -1,0 +1,169 @@
+//! Students' programs: each upload a version of its own, kept under the data folder by its id
+//! (never by the name it came with), checked at once by a game against `random` in the sandbox
+//! under the server's rules; the newest that passed is the one others play.
+
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+use axum::extract::{Multipart, Path as UrlPath, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+
+use crate::AppState;
+use crate::auth::SignedIn;
+use crate::db::{self, Role};
+use crate::error::{ApiError, ServerError};
+use othello_course::matches::{MatchConfig, Openings, play_game};
+use othello_course::programs::rules::Rules;
+use othello_course::programs::{ProgramForm, ProgramSpec};
+use othello_course::strategy::StrategySpec;
+
+/// The largest program accepted (a file of the course's forms is a few kilobytes).
+pub(crate) const MAX_PROGRAM: usize = 1 << 20;
+
+/// A version as the API shows it.
+#[derive(Serialize)]
+pub(crate) struct Version {
+    pub(crate) id: i64,
+    pub(crate) owner: String,
+    pub(crate) form: String,
+    pub(crate) created: String,
+    /// What its check game said: `ok: 71% of the discs against random`, or why it failed.
+    pub(crate) verdict: String,
+    pub(crate) passed: bool,
+}
+
+/// Where a version's file lives: `programs/ID/FORM.py` under the data folder.
+fn file_of(data: &Path, id: i64, form: ProgramForm) -> PathBuf {
+    let name = match form {
+        ProgramForm::Argv => "argv.py",
+        ProgramForm::QuickMove => "quickmove.py",
+        ProgramForm::Strategy => "strategy.py",
+    };
+    data.join("programs").join(id.to_string()).join(name)
+}
+
+/// Plays the check game: the program against `random` under the server's rules, in the sandbox.
+fn check(path: &Path, form: ProgramForm, seed: u64) -> (String, bool) {
+    let spec = StrategySpec::Program(std::sync::Arc::new(ProgramSpec::new(form, &path.display().to_string())))
+        .with_program(|program| {
+            program.rules = Rules::Server;
+            program.clock = Rules::Server.clock(form, false);
+        });
+    if let Err(error) = spec.check() {
+        return (error.why, false);
+    }
+    let config = MatchConfig {
+        a: spec,
+        b: StrategySpec::Random,
+        games: 1,
+        seed,
+        openings: Openings::Random(0),
+        engine: Default::default(),
+    };
+    let played = play_game(&config, 0);
+    match &played.forfeit {
+        Some(forfeit) if forfeit.side == played.a_color => (format!("forfeit: {}", forfeit.failed.describe()), false),
+        _ => {
+            let (own, other) = played.discs();
+            let share = 100.0 * f64::from(own) / f64::from((own + other).max(1));
+            (format!("ok: {share:.0}% of the discs against random"), true)
+        }
+    }
+}
+
+/// `POST /api/programs`: a multipart body with `form` (strategy, quickmove or argv) and `file`.
+pub(crate) async fn upload(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    mut body: Multipart,
+) -> Result<axum::Json<Version>, ApiError> {
+    let (mut form, mut file) = (None, None);
+    while let Some(field) = body
+        .next_field()
+        .await
+        .map_err(|e| ApiError(e.status(), e.body_text()))?
+    {
+        match field.name() {
+            Some("form") => {
+                let text = field.text().await.map_err(|e| ApiError(e.status(), e.body_text()))?;
+                form = Some(ProgramForm::from_str(text.trim()).map_err(|_| {
+                    ApiError::bad_request(format!("bad form {text:?}: expected strategy, quickmove or argv"))
+                })?);
+            }
+            Some("file") => {
+                let bytes = field.bytes().await.map_err(|e| ApiError(e.status(), e.body_text()))?;
+                if bytes.len() > MAX_PROGRAM {
+                    return Err(ApiError(
+                        StatusCode::PAYLOAD_TOO_LARGE,
+                        "a program is at most 1 MiB".to_string(),
+                    ));
+                }
+                file = Some(bytes);
+            }
+            _ => {}
+        }
+    }
+    let form = form.ok_or_else(|| ApiError::bad_request("no form: expected strategy, quickmove or argv"))?;
+    let file = file.ok_or_else(|| ApiError::bad_request("no file"))?;
+    let (db, data) = (state.db.clone(), state.data.clone());
+    let version = tokio::task::spawn_blocking(move || -> Result<Version, ServerError> {
+        let id = {
+            let connection = db.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            db::add_program(&connection, user.id, form.prefix().trim_end_matches(':'))?
+        };
+        let path = file_of(&data, id, form);
+        othello_plumbing::files::write_whole(&path, &file)
+            .map_err(|e| ServerError::Io(format!("cannot keep program {id}: {e}")))?;
+        let (verdict, passed) = check(&path, form, id as u64);
+        let connection = db.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        db::set_verdict(&connection, id, &verdict, passed)?;
+        db::program(&connection, id)?.ok_or_else(|| ServerError::Db(format!("program {id} is gone")))
+    })
+    .await
+    .map_err(|e| ServerError::Io(e.to_string()))??;
+    Ok(axum::Json(version))
+}
+
+/// `GET /api/programs`: the signed-in student's versions, newest first (every student's for the
+/// teacher).
+pub(crate) async fn list(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+) -> Result<axum::Json<Vec<Version>>, ApiError> {
+    let db = state.db.clone();
+    let versions = tokio::task::spawn_blocking(move || {
+        let connection = db.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        db::programs(&connection, (user.role != Role::Teacher).then_some(user.id))
+    })
+    .await
+    .map_err(|e| ServerError::Io(e.to_string()))??;
+    Ok(axum::Json(versions))
+}
+
+/// `GET /api/programs/ID/source`: the file, to its owner and the teacher only.
+pub(crate) async fn source(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    UrlPath(id): UrlPath<i64>,
+) -> Result<Response, ApiError> {
+    let (db, data) = (state.db.clone(), state.data.clone());
+    let found = tokio::task::spawn_blocking(move || {
+        let connection = db.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        db::program_owner(&connection, id)
+    })
+    .await
+    .map_err(|e| ServerError::Io(e.to_string()))??;
+    let Some((owner, form)) = found else {
+        return Err(ApiError(StatusCode::NOT_FOUND, format!("no program {id}")));
+    };
+    if owner != user.id && user.role != Role::Teacher {
+        return Err(ApiError::forbidden(
+            "a program's source is its owner's and the teacher's only",
+        ));
+    }
+    let form = ProgramForm::from_str(&form).map_err(|e| ServerError::Db(e.to_string()))?;
+    let bytes = std::fs::read(file_of(&data, id, form)).map_err(|e| ServerError::Io(format!("program {id}: {e}")))?;
+    Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], bytes).into_response())
+}
