@@ -382,6 +382,14 @@ fn uploads_are_checked_kept_and_shown_to_their_owner_only() {
     assert_eq!(first["passed"], true, "{first}");
     assert!(first["verdict"].as_str().unwrap().starts_with("ok: "), "{first}");
     assert!(!dir.path().join("escaped.py").exists() && !data.join("escaped.py").exists());
+    // An argv program, whole in its one file.
+    let argv = [
+        good.as_slice(),
+        b"\nimport sys\nprint(quickMove(sys.argv[1], sys.argv[2]))\n",
+    ]
+    .concat();
+    let argv = upload(address, &ann, "argv", "argv.py", &argv).json();
+    assert_eq!(argv["passed"], true, "{argv}");
     let broken = upload(address, &ann, "strategy", "mine.py", b"class Strategy(:\n").json();
     assert_eq!(broken["passed"], false, "{broken}");
     assert!(broken["verdict"].as_str().unwrap().contains("SyntaxError"), "{broken}");
@@ -394,11 +402,11 @@ fn uploads_are_checked_kept_and_shown_to_their_owner_only() {
     assert_eq!(upload(address, "not-a-session", "quickmove", "x.py", &good).status, 401);
     // Each sees their own; the teacher sees all; a source is its owner's and the teacher's.
     let list = |session: &str| http::get(address, "/api/programs", Some(&format!("othello_session={session}"))).json();
-    assert_eq!(list(&ann).as_array().unwrap().len(), 2);
+    assert_eq!(list(&ann).as_array().unwrap().len(), 3);
     assert_eq!(list(&ann)[0]["id"], broken["id"], "newest first");
     assert_eq!(list(&bob).as_array().unwrap().len(), 0);
     let teacher_session = sign_in(address, "teacher", &teacher);
-    assert_eq!(list(&teacher_session).as_array().unwrap().len(), 2);
+    assert_eq!(list(&teacher_session).as_array().unwrap().len(), 3);
     let source = |session: &str, id: &serde_json::Value| {
         http::get(
             address,

@@ -46,11 +46,16 @@ fn file_of(data: &Path, id: i64, form: ProgramForm) -> PathBuf {
 
 /// Plays the check game: the program against `random` under the server's rules, in the sandbox.
 fn check(path: &Path, form: ProgramForm, seed: u64) -> (String, bool) {
-    let spec = StrategySpec::Program(std::sync::Arc::new(ProgramSpec::new(form, &path.display().to_string())))
-        .with_program(|program| {
-            program.rules = Rules::Server;
-            program.clock = Rules::Server.clock(form, false);
-        });
+    let file = path.display().to_string();
+    // An argv program is a Python file run with the board and token after it.
+    let target = match form {
+        ProgramForm::Argv => format!("python3 {}", shell_words::quote(&file)),
+        _ => file,
+    };
+    let spec = StrategySpec::Program(std::sync::Arc::new(ProgramSpec::new(form, &target))).with_program(|program| {
+        program.rules = Rules::Server;
+        program.clock = Rules::Server.clock(form, false);
+    });
     if let Err(error) = spec.check() {
         return (error.why, false);
     }
