@@ -58,13 +58,9 @@ pub(crate) async fn sign_out(
 /// Ends the request's session, if it has one.
 pub(crate) async fn end_session(state: &AppState, headers: &HeaderMap) -> Result<(), ApiError> {
     if let Some(token) = auth::cookie(headers, SESSION_COOKIE).map(str::to_string) {
-        let db = state.db.clone();
-        tokio::task::spawn_blocking(move || {
-            let connection = db.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            crate::db::end_session(&connection, &token)
-        })
-        .await
-        .map_err(|e| crate::ServerError::Io(e.to_string()))??;
+        state
+            .with_db(move |connection| crate::db::end_session(connection, &token))
+            .await?;
     }
     Ok(())
 }

@@ -117,14 +117,9 @@ pub(crate) async fn user_of(state: &AppState, headers: &HeaderMap) -> Result<Opt
     let Some(token) = cookie(headers, SESSION_COOKIE).map(str::to_string) else {
         return Ok(None);
     };
-    let db = state.db.clone();
-    let user = tokio::task::spawn_blocking(move || {
-        let connection = db.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        db::session_user(&connection, &token)
-    })
-    .await
-    .map_err(|e| ServerError::Io(e.to_string()))??;
-    Ok(user)
+    Ok(state
+        .with_db(move |connection| db::session_user(connection, &token))
+        .await?)
 }
 
 /// A request's signed-in user: a handler that takes one answers 401 to anyone else.

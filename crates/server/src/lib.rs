@@ -77,6 +77,19 @@ pub(crate) struct AppState {
     pub(crate) data: PathBuf,
 }
 
+impl AppState {
+    /// Runs `work` with the database, on a thread that may block (SQLite does).
+    pub(crate) async fn with_db<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&rusqlite::Connection) -> Result<T, ServerError> + Send + 'static,
+    ) -> Result<T, ServerError> {
+        let db = self.db.clone();
+        tokio::task::spawn_blocking(move || work(&db.lock().unwrap_or_else(std::sync::PoisonError::into_inner)))
+            .await
+            .map_err(|e| ServerError::Io(e.to_string()))?
+    }
+}
+
 /// Serves until the process is stopped; `listening` hears the address once it is bound (with
 /// port 0, the one the system chose).
 pub fn serve(options: &ServeOptions, listening: impl FnOnce(SocketAddr)) -> Result<(), ServerError> {

@@ -137,14 +137,10 @@ pub(crate) async fn list(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
 ) -> Result<axum::Json<Vec<Version>>, ApiError> {
-    let db = state.db.clone();
-    let versions = tokio::task::spawn_blocking(move || {
-        let connection = db.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        db::programs(&connection, (user.role != Role::Teacher).then_some(user.id))
-    })
-    .await
-    .map_err(|e| ServerError::Io(e.to_string()))??;
-    Ok(axum::Json(versions))
+    let owner = (user.role != Role::Teacher).then_some(user.id);
+    Ok(axum::Json(
+        state.with_db(move |connection| db::programs(connection, owner)).await?,
+    ))
 }
 
 /// `GET /api/programs/ID/source`: the file, to its owner and the teacher only.
@@ -153,13 +149,9 @@ pub(crate) async fn source(
     SignedIn(user): SignedIn,
     UrlPath(id): UrlPath<i64>,
 ) -> Result<Response, ApiError> {
-    let (db, data) = (state.db.clone(), state.data.clone());
-    let found = tokio::task::spawn_blocking(move || {
-        let connection = db.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        db::program_owner(&connection, id)
-    })
-    .await
-    .map_err(|e| ServerError::Io(e.to_string()))??;
+    let found = state
+        .with_db(move |connection| db::program_owner(connection, id))
+        .await?;
     let Some((owner, form)) = found else {
         return Err(ApiError(StatusCode::NOT_FOUND, format!("no program {id}")));
     };
@@ -169,6 +161,7 @@ pub(crate) async fn source(
         ));
     }
     let form = ProgramForm::from_str(&form).map_err(|e| ServerError::Db(e.to_string()))?;
-    let bytes = std::fs::read(file_of(&data, id, form)).map_err(|e| ServerError::Io(format!("program {id}: {e}")))?;
+    let bytes =
+        std::fs::read(file_of(&state.data, id, form)).map_err(|e| ServerError::Io(format!("program {id}: {e}")))?;
     Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], bytes).into_response())
 }
