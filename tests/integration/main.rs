@@ -29,5 +29,6 @@ mod search_equivalence;
 mod seed004;
 mod selfplay;
 mod server;
+mod server_games;
 mod settings;
 mod stability;

@@ -9,7 +9,7 @@ use serde_json::json;
 use crate::common::{self, http};
 
 /// `othello serve init`: the teacher's password, from what it prints.
-fn init(data: &Path) -> String {
+pub(crate) fn init(data: &Path) -> String {
     let output = common::othello(["serve", "init", "--data"]).arg(data).output().unwrap();
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let stdout = String::from_utf8(output.stdout).unwrap();
@@ -22,7 +22,7 @@ fn init(data: &Path) -> String {
 }
 
 /// `othello serve add-students`: each name's password.
-fn add_students(data: &Path, names: &[&str]) -> Vec<(String, String)> {
+pub(crate) fn add_students(data: &Path, names: &[&str]) -> Vec<(String, String)> {
     let roster = data.with_extension("roster.txt");
     std::fs::write(&roster, names.join("\n") + "\n").unwrap();
     let output = common::othello(["serve", "add-students", "--data"])
@@ -43,16 +43,22 @@ fn add_students(data: &Path, names: &[&str]) -> Vec<(String, String)> {
 }
 
 /// A running server and the address it listens on (a port the system chose).
-struct Server {
-    process: common::Running,
-    address: String,
+pub(crate) struct Server {
+    pub(crate) process: common::Running,
+    pub(crate) address: String,
 }
 
-fn serve(data: &Path) -> Server {
+pub(crate) fn serve(data: &Path) -> Server {
+    serve_with(data, &[])
+}
+
+/// A server with more options.
+pub(crate) fn serve_with(data: &Path, options: &[&str]) -> Server {
     let mut command = common::othello_std();
     command
         .args(["serve", "--listen", "127.0.0.1:0", "--data"])
         .arg(data)
+        .args(options)
         .stdout(std::process::Stdio::piped());
     let mut process = common::spawn(&mut command);
     let mut line = String::new();
@@ -70,7 +76,7 @@ fn serve(data: &Path) -> Server {
 
 /// A server with one student, ann: its folder (kept while it runs), the server, and the roster's
 /// names and passwords.
-fn with_ann() -> (tempfile::TempDir, Server, Vec<(String, String)>) {
+pub(crate) fn with_ann() -> (tempfile::TempDir, Server, Vec<(String, String)>) {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
     init(&data);
@@ -80,7 +86,7 @@ fn with_ann() -> (tempfile::TempDir, Server, Vec<(String, String)>) {
 }
 
 /// A form's fields posted with a cookie header.
-fn post_form(address: &str, path: &str, cookie: &str, fields: &str) -> http::Reply {
+pub(crate) fn post_form(address: &str, path: &str, cookie: &str, fields: &str) -> http::Reply {
     http::request(
         address,
         "POST",
@@ -94,7 +100,7 @@ fn post_form(address: &str, path: &str, cookie: &str, fields: &str) -> http::Rep
 }
 
 /// Signs in through the API: the session token.
-fn sign_in(address: &str, name: &str, password: &str) -> String {
+pub(crate) fn sign_in(address: &str, name: &str, password: &str) -> String {
     let reply = http::json(
         address,
         "POST",
@@ -339,7 +345,7 @@ fn a_data_folder_is_made_once_and_a_bad_roster_adds_nobody() {
 }
 
 /// A multipart body of `form` and a file named `name` holding `bytes`, and its content type.
-fn upload_body(form: &str, name: &str, bytes: &[u8]) -> (Vec<u8>, String) {
+pub(crate) fn upload_body(form: &str, name: &str, bytes: &[u8]) -> (Vec<u8>, String) {
     let boundary = "othello-test-boundary-1b3c";
     let mut body = format!(
         "--{boundary}\r\nContent-Disposition: form-data; name=\"form\"\r\n\r\n{form}\r\n--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{name}\"\r\nContent-Type: text/x-python\r\n\r\n"
@@ -350,7 +356,7 @@ fn upload_body(form: &str, name: &str, bytes: &[u8]) -> (Vec<u8>, String) {
     (body, format!("multipart/form-data; boundary={boundary}"))
 }
 
-fn upload(address: &str, session: &str, form: &str, name: &str, bytes: &[u8]) -> http::Reply {
+pub(crate) fn upload(address: &str, session: &str, form: &str, name: &str, bytes: &[u8]) -> http::Reply {
     let (body, content_type) = upload_body(form, name, bytes);
     let cookie = format!("othello_session={session}");
     http::request(

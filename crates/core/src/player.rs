@@ -94,6 +94,12 @@ impl From<Failure> for Failed {
 /// strategies always do; a program may fail.
 pub trait Strategy: Send {
     fn choose(&mut self, position: Position) -> Result<Decision, Failed>;
+
+    /// The last lines a program wrote to stderr so far, for those who may read them (a built-in
+    /// strategy writes none).
+    fn stderr_tail(&mut self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// A legal move drawn at random, as the course's random player plays: reproducible from its seed.

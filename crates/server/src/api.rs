@@ -13,8 +13,13 @@ use crate::AppState;
 use crate::auth::{self, SESSION_COOKIE, SignedIn};
 use crate::error::{ApiError, Valid};
 
-pub(crate) async fn healthz() -> axum::Json<Value> {
-    axum::Json(json!({ "ok": true }))
+/// `{"ok": true}`, with the games in progress and the cores they may use.
+pub(crate) async fn healthz(State(state): State<AppState>) -> axum::Json<Value> {
+    axum::Json(json!({
+        "ok": true,
+        "games": state.runner.live.count(),
+        "cores": state.runner.cores.capacity(),
+    }))
 }
 
 #[derive(Deserialize)]
@@ -86,4 +91,32 @@ pub(crate) async fn change_password(
 
 pub(crate) async fn not_found(uri: Uri) -> ApiError {
     ApiError(StatusCode::NOT_FOUND, format!("no such page: {}", uri.path()))
+}
+
+#[derive(Deserialize)]
+pub(crate) struct StudentBody {
+    open: bool,
+}
+
+/// `PUT /api/students/NAME` (the teacher's): `{"open": true}` lets classmates choose the student's
+/// programs (those that passed their check) as opponents; false takes that back.
+pub(crate) async fn set_student(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    Valid(axum::extract::Path(name)): Valid<axum::extract::Path<String>>,
+    Valid(Json(body)): Valid<Json<StudentBody>>,
+) -> Result<axum::Json<Value>, ApiError> {
+    if user.role != crate::db::Role::Teacher {
+        return Err(ApiError::forbidden(
+            "only the teacher opens a student's programs to the class",
+        ));
+    }
+    let (shown, open) = (name.clone(), body.open);
+    let found = state
+        .with_db(move |connection| crate::db::set_open(connection, &name, open))
+        .await?;
+    if !found {
+        return Err(ApiError::not_found(format!("no student {shown:?}")));
+    }
+    Ok(axum::Json(json!({ "name": shown, "open": open })))
 }

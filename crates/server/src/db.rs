@@ -33,6 +33,25 @@ const SCHEMA: &[&str] = &[
         verdict TEXT NOT NULL DEFAULT 'being checked',
         passed INTEGER NOT NULL DEFAULT 0
     );",
+    "ALTER TABLE users ADD COLUMN open INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE games (
+        id INTEGER PRIMARY KEY,
+        creator INTEGER NOT NULL REFERENCES users(id),
+        black TEXT NOT NULL,
+        white TEXT NOT NULL,
+        black_name TEXT NOT NULL,
+        white_name TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'finished', 'interrupted')),
+        created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+        started TEXT,
+        ended TEXT,
+        moves TEXT NOT NULL DEFAULT '',
+        log TEXT,
+        result TEXT,
+        black_stderr TEXT,
+        white_stderr TEXT
+    );
+    CREATE INDEX games_by_status ON games (status);",
 ];
 
 /// Who an account is.
@@ -263,4 +282,219 @@ pub(crate) fn session_user(connection: &Connection, token: &str) -> Result<Optio
             },
         )
         .optional()?)
+}
+
+/// The current time as the database writes it.
+const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
+
+pub(crate) fn user_name(connection: &Connection, id: i64) -> Result<Option<String>, ServerError> {
+    Ok(connection
+        .query_row("SELECT name FROM users WHERE id = ?1", params![id], |row| row.get(0))
+        .optional()?)
+}
+
+/// Opens (or closes) a student's programs to the class as opponents; false if no such student.
+pub(crate) fn set_open(connection: &Connection, name: &str, open: bool) -> Result<bool, ServerError> {
+    Ok(connection.execute(
+        "UPDATE users SET open = ?1 WHERE name = ?2 AND role = 'student'",
+        params![open, name],
+    )? == 1)
+}
+
+/// A program version with what choosing it as a player needs.
+pub(crate) fn program_seat(
+    connection: &Connection,
+    id: i64,
+) -> Result<Option<crate::games::seat::ProgramSeat>, ServerError> {
+    let found = connection
+        .query_row(
+            "SELECT programs.owner, users.name, programs.form, programs.passed, programs.verdict, users.open
+             FROM programs JOIN users ON users.id = programs.owner WHERE programs.id = ?1",
+            params![id],
+            |row| {
+                Ok((
+                    row.get::<_, i64>(0)?,
+                    row.get::<_, String>(1)?,
+                    row.get::<_, String>(2)?,
+                    row.get::<_, bool>(3)?,
+                    row.get::<_, String>(4)?,
+                    row.get::<_, bool>(5)?,
+                ))
+            },
+        )
+        .optional()?;
+    found
+        .map(|(owner_id, owner, form, passed, verdict, open)| {
+            Ok(crate::games::seat::ProgramSeat {
+                owner_id,
+                owner,
+                form: form
+                    .parse()
+                    .map_err(|_| ServerError::Db(format!("program {id}'s form {form:?}")))?,
+                passed,
+                verdict,
+                open,
+            })
+        })
+        .transpose()
+}
+
+/// A new game, queued or (with a person in it) running: its id.
+pub(crate) fn add_game(
+    connection: &Connection,
+    creator: i64,
+    seats: [&crate::games::seat::Seat; 2],
+) -> Result<(i64, String), ServerError> {
+    connection.execute(
+        "INSERT INTO games (creator, black, white, black_name, white_name, status) VALUES (?1, ?2, ?3, ?4, ?5, 'queued')",
+        params![creator, seats[0].key(), seats[1].key(), seats[0].name(), seats[1].name()],
+    )?;
+    let id = connection.last_insert_rowid();
+    let created = connection.query_row("SELECT created FROM games WHERE id = ?1", params![id], |row| row.get(0))?;
+    Ok((id, created))
+}
+
+/// Games not yet over that `user` asked for.
+pub(crate) fn unfinished_of(connection: &Connection, user: i64) -> Result<usize, ServerError> {
+    Ok(connection.query_row(
+        "SELECT count(*) FROM games WHERE creator = ?1 AND status IN ('queued', 'running')",
+        params![user],
+        |row| row.get::<_, i64>(0),
+    )? as usize)
+}
+
+pub(crate) fn game_started(connection: &Connection, id: i64) -> Result<(), ServerError> {
+    connection.execute(
+        &format!("UPDATE games SET status = 'running', started = {NOW} WHERE id = ?1"),
+        params![id],
+    )?;
+    Ok(())
+}
+
+/// The moves so far (as the course writes a game): an interrupted game keeps them.
+pub(crate) fn game_moved(connection: &Connection, id: i64, moves: &str) -> Result<(), ServerError> {
+    connection.execute("UPDATE games SET moves = ?1 WHERE id = ?2", params![moves, id])?;
+    Ok(())
+}
+
+/// A game's end, all of it in one statement: its log, result and the programs' stderr tails.
+pub(crate) fn game_finished(
+    connection: &Connection,
+    id: i64,
+    log: &othello_core::log::GameLog,
+    stderr: &[Option<String>; 2],
+) -> Result<(), ServerError> {
+    connection.execute(
+        &format!(
+            "UPDATE games SET status = 'finished', ended = {NOW}, moves = ?1, log = ?2, result = ?3,
+             black_stderr = ?4, white_stderr = ?5 WHERE id = ?6"
+        ),
+        params![
+            log.transcript.clone().unwrap_or_default(),
+            serde_json::to_string(log).expect("a game's log serializes"),
+            serde_json::to_string(&log.result).expect("a result serializes"),
+            stderr[0],
+            stderr[1],
+            id
+        ],
+    )?;
+    Ok(())
+}
+
+pub(crate) fn game_interrupted(connection: &Connection, id: i64) -> Result<(), ServerError> {
+    connection.execute(
+        &format!(
+            "UPDATE games SET status = 'interrupted', ended = {NOW} WHERE id = ?1 AND status IN ('queued', 'running')"
+        ),
+        params![id],
+    )?;
+    Ok(())
+}
+
+/// At start: the games that were running when the server stopped are interrupted (not scored);
+/// the ids of those still queued come back, oldest first, to be played.
+pub(crate) fn recover_games(connection: &mut Connection) -> Result<(usize, Vec<i64>), ServerError> {
+    let transaction = connection.transaction()?;
+    let interrupted = transaction.execute(
+        &format!("UPDATE games SET status = 'interrupted', ended = {NOW} WHERE status = 'running'"),
+        [],
+    )?;
+    let queued = {
+        let mut statement = transaction.prepare("SELECT id FROM games WHERE status = 'queued' ORDER BY id")?;
+        let rows = statement.query_map([], |row| row.get(0))?;
+        rows.collect::<Result<Vec<i64>, _>>()?
+    };
+    transaction.commit()?;
+    Ok((interrupted, queued))
+}
+
+/// A game as the database keeps it.
+pub(crate) struct GameRow {
+    pub(crate) id: i64,
+    pub(crate) seats: [String; 2],
+    pub(crate) names: [String; 2],
+    pub(crate) status: String,
+    pub(crate) created: String,
+    pub(crate) started: Option<String>,
+    pub(crate) ended: Option<String>,
+    pub(crate) moves: String,
+    pub(crate) log: Option<String>,
+    pub(crate) stderr: [Option<String>; 2],
+}
+
+const GAME_COLUMNS: &str =
+    "id, black, white, black_name, white_name, status, created, started, ended, moves, log, black_stderr, white_stderr";
+
+fn game_row(row: &rusqlite::Row) -> rusqlite::Result<GameRow> {
+    Ok(GameRow {
+        id: row.get(0)?,
+        seats: [row.get(1)?, row.get(2)?],
+        names: [row.get(3)?, row.get(4)?],
+        status: row.get(5)?,
+        created: row.get(6)?,
+        started: row.get(7)?,
+        ended: row.get(8)?,
+        moves: row.get(9)?,
+        log: row.get(10)?,
+        stderr: [row.get(11)?, row.get(12)?],
+    })
+}
+
+pub(crate) fn game(connection: &Connection, id: i64) -> Result<Option<GameRow>, ServerError> {
+    Ok(connection
+        .query_row(
+            &format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1"),
+            params![id],
+            game_row,
+        )
+        .optional()?)
+}
+
+/// The newest games (`limit` of them), with their status and result, for lists.
+pub(crate) fn recent_games(connection: &Connection, limit: usize) -> Result<Vec<GameSummary>, ServerError> {
+    let mut statement = connection
+        .prepare("SELECT id, black_name, white_name, status, created, result FROM games ORDER BY id DESC LIMIT ?1")?;
+    let rows = statement.query_map(params![limit as i64], |row| {
+        let result: Option<String> = row.get(5)?;
+        Ok(GameSummary {
+            id: row.get(0)?,
+            black: row.get(1)?,
+            white: row.get(2)?,
+            status: row.get(3)?,
+            created: row.get(4)?,
+            result: result.and_then(|text| serde_json::from_str(&text).ok()),
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// A line of a list of games.
+#[derive(serde::Serialize)]
+pub(crate) struct GameSummary {
+    pub(crate) id: i64,
+    pub(crate) black: String,
+    pub(crate) white: String,
+    pub(crate) status: String,
+    pub(crate) created: String,
+    pub(crate) result: Option<othello_core::log::ResultLog>,
 }

@@ -36,8 +36,12 @@ impl ApiError {
         ApiError(StatusCode::UNAUTHORIZED, "sign in first".to_string())
     }
 
-    pub(crate) fn forbidden(why: &str) -> ApiError {
-        ApiError(StatusCode::FORBIDDEN, why.to_string())
+    pub(crate) fn not_found(why: impl Into<String>) -> ApiError {
+        ApiError(StatusCode::NOT_FOUND, why.into())
+    }
+
+    pub(crate) fn forbidden(why: impl Into<String>) -> ApiError {
+        ApiError(StatusCode::FORBIDDEN, why.into())
     }
 
     pub(crate) fn bad_request(why: impl Into<String>) -> ApiError {
@@ -86,6 +90,29 @@ impl Refusal for axum::extract::rejection::FormRejection {
     }
     fn text(&self) -> String {
         self.body_text()
+    }
+}
+
+impl Refusal for axum::extract::rejection::PathRejection {
+    fn status(&self) -> StatusCode {
+        self.status()
+    }
+    fn text(&self) -> String {
+        self.body_text()
+    }
+}
+
+impl<S: Send + Sync, T> axum::extract::FromRequestParts<S> for Valid<axum::extract::Path<T>>
+where
+    T: serde::de::DeserializeOwned + Send,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut axum::http::request::Parts, state: &S) -> Result<Self, ApiError> {
+        axum::extract::Path::<T>::from_request_parts(parts, state)
+            .await
+            .map(Valid)
+            .map_err(|refusal| ApiError(Refusal::status(&refusal), Refusal::text(&refusal)))
     }
 }
 

@@ -15,8 +15,10 @@
 
 mod api;
 mod auth;
+mod cores;
 mod db;
 mod error;
+mod games;
 mod pages;
 mod programs;
 
@@ -66,6 +68,9 @@ pub fn add_students(data: &Path, names: &[String]) -> Result<Vec<Credentials>, S
 pub struct ServeOptions {
     pub data: PathBuf,
     pub listen: SocketAddr,
+    /// Games of programs played at once, each on a core of its own (at most the cores this
+    /// process may use).
+    pub games: usize,
 }
 
 /// What every request's handler shares: the database.
@@ -75,29 +80,47 @@ pub(crate) struct AppState {
     pub(crate) brake: Arc<auth::Brake>,
     /// The data folder: the programs' files are under it.
     pub(crate) data: PathBuf,
+    pub(crate) runner: Arc<games::run::Runner>,
 }
 
 impl AppState {
     /// Runs `work` with the database, on a thread that may block (SQLite does).
-    pub(crate) async fn with_db<T: Send + 'static>(
+    /// Its error is the work's: a `ServerError`, or an `ApiError` when the work refuses a request.
+    pub(crate) async fn with_db<T: Send + 'static, E: From<ServerError> + Send + 'static>(
         &self,
-        work: impl FnOnce(&rusqlite::Connection) -> Result<T, ServerError> + Send + 'static,
-    ) -> Result<T, ServerError> {
+        work: impl FnOnce(&rusqlite::Connection) -> Result<T, E> + Send + 'static,
+    ) -> Result<T, E> {
         let db = self.db.clone();
         tokio::task::spawn_blocking(move || work(&db.lock().unwrap_or_else(std::sync::PoisonError::into_inner)))
             .await
-            .map_err(|e| ServerError::Io(e.to_string()))?
+            .map_err(|e| E::from(ServerError::Io(e.to_string())))?
     }
 }
 
 /// Serves until the process is stopped; `listening` hears the address once it is bound (with
 /// port 0, the one the system chose).
 pub fn serve(options: &ServeOptions, listening: impl FnOnce(SocketAddr)) -> Result<(), ServerError> {
-    let connection = db::open(&options.data)?;
+    let mut connection = db::open(&options.data)?;
+    let (interrupted, queued) = db::recover_games(&mut connection)?;
+    if interrupted > 0 {
+        eprintln!("{interrupted} games were running when the server stopped: marked interrupted");
+    }
+    let db = Arc::new(Mutex::new(connection));
+    let runner = Arc::new(games::run::Runner {
+        db: Arc::clone(&db),
+        data: options.data.clone(),
+        cores: Arc::new(cores::Cores::new(options.games)),
+        live: games::live::Live::default(),
+        settings: othello_engine::settings::EngineSettings::default(),
+    });
+    for id in queued {
+        games::requeue(&runner, id)?;
+    }
     let state = AppState {
-        db: Arc::new(Mutex::new(connection)),
+        db,
         brake: Arc::default(),
         data: options.data.clone(),
+        runner,
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -133,6 +156,14 @@ fn router(state: AppState) -> axum::Router {
                 .layer(axum::extract::DefaultBodyLimit::max(programs::MAX_PROGRAM + (16 << 10))),
         )
         .route("/api/programs/{id}/source", get(programs::source))
+        .route("/api/students/{name}", axum::routing::put(api::set_student))
+        .route("/api/games", post(games::create).get(games::list))
+        .route("/api/games/{id}", get(games::one))
+        .route("/api/games/{id}/moves", post(games::person_moves))
+        .route("/api/games/{id}/events", get(games::events))
+        .route("/api/games/{id}/log", get(games::log))
+        .route("/api/games/{id}/ggf", get(games::ggf))
+        .route("/api/games/{id}/stderr", get(games::stderr))
         .route("/", get(pages::home))
         .route("/login", get(pages::login_form).post(pages::login))
         .route("/logout", post(pages::logout))

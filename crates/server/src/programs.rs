@@ -44,18 +44,23 @@ fn file_of(data: &Path, id: i64, form: ProgramForm) -> PathBuf {
     data.join("programs").join(id.to_string()).join(name)
 }
 
-/// Plays the check game: the program against `random` under the server's rules, in the sandbox.
-fn check(path: &Path, form: ProgramForm, seed: u64) -> (String, bool) {
-    let file = path.display().to_string();
+/// Version `id` as a player: under the server's rules, in the sandbox.
+pub(crate) fn player(data: &Path, id: i64, form: ProgramForm) -> StrategySpec {
+    let file = file_of(data, id, form).display().to_string();
     // An argv program is a Python file run with the board and token after it.
     let target = match form {
         ProgramForm::Argv => format!("python3 {}", shell_words::quote(&file)),
         _ => file,
     };
-    let spec = StrategySpec::Program(std::sync::Arc::new(ProgramSpec::new(form, &target))).with_program(|program| {
+    StrategySpec::Program(std::sync::Arc::new(ProgramSpec::new(form, &target))).with_program(|program| {
         program.rules = Rules::Server;
         program.clock = Rules::Server.clock(form, false);
-    });
+    })
+}
+
+/// Plays the check game: the program against `random`.
+fn check(data: &Path, id: i64, form: ProgramForm) -> (String, bool) {
+    let spec = player(data, id, form);
     if let Err(error) = spec.check() {
         return (error.why, false);
     }
@@ -63,7 +68,7 @@ fn check(path: &Path, form: ProgramForm, seed: u64) -> (String, bool) {
         a: spec,
         b: StrategySpec::Random,
         games: 1,
-        seed,
+        seed: id as u64,
         openings: Openings::Random(0),
         engine: Default::default(),
     };
@@ -121,7 +126,7 @@ pub(crate) async fn upload(
         let path = file_of(&data, id, form);
         othello_plumbing::files::write_whole(&path, &file)
             .map_err(|e| ServerError::Io(format!("cannot keep program {id}: {e}")))?;
-        let (verdict, passed) = check(&path, form, id as u64);
+        let (verdict, passed) = check(&data, id, form);
         let connection = db.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         db::set_verdict(&connection, id, &verdict, passed)?;
         db::program(&connection, id)?.ok_or_else(|| ServerError::Db(format!("program {id} is gone")))

@@ -106,3 +106,49 @@ pub fn get(address: &str, path: &str, cookie: Option<&str>) -> Reply {
     let headers: Vec<(&str, &str)> = cookie.iter().map(|c| ("Cookie", *c)).collect();
     request(address, "GET", path, &headers, b"")
 }
+
+/// One server-sent event: its kind and its data.
+#[derive(Debug)]
+pub struct Event {
+    pub kind: String,
+    pub data: String,
+}
+
+/// Reads the server-sent events of `path` until one of kind `last` (or the stream ends, or
+/// `within` passes): an HTTP/1.0 request, so the body comes unframed, line by line.
+pub fn events(address: &str, path: &str, cookie: &str, last: &str, within: Duration) -> Vec<Event> {
+    use std::io::BufRead;
+    let mut stream = TcpStream::connect(address).expect("the server accepts");
+    stream.set_read_timeout(Some(within)).unwrap();
+    let head =
+        format!("GET {path} HTTP/1.0\r\nHost: {address}\r\nCookie: {cookie}\r\nAccept: text/event-stream\r\n\r\n");
+    stream.write_all(head.as_bytes()).unwrap();
+    let mut lines = std::io::BufReader::new(stream).lines();
+    let status = lines.next().and_then(Result::ok).unwrap_or_default();
+    assert!(status.contains(" 200 "), "the events stream answered {status:?}");
+    // The head ends at the first empty line.
+    for line in lines.by_ref() {
+        if line.map_or(true, |line| line.is_empty()) {
+            break;
+        }
+    }
+    let (mut found, mut kind, mut data) = (Vec::new(), String::new(), String::new());
+    for line in lines {
+        let Ok(line) = line else { break };
+        if let Some(value) = line.strip_prefix("event:") {
+            kind = value.trim().to_string();
+        } else if let Some(value) = line.strip_prefix("data:") {
+            data += value.strip_prefix(' ').unwrap_or(value);
+        } else if line.is_empty() && !data.is_empty() {
+            let done = kind == last;
+            found.push(Event {
+                kind: std::mem::take(&mut kind),
+                data: std::mem::take(&mut data),
+            });
+            if done {
+                break;
+            }
+        }
+    }
+    found
+}

@@ -530,10 +530,7 @@ impl Strategy for ProgramPlayer {
         // The program's stderr is read only for a failure: a helper's takes a moment to catch up.
         let failed = |failure| Failed {
             failure,
-            stderr_tail: match &self.helper {
-                Some(helper) => helper.session.stderr_tail(5),
-                None => self.stderr_tail.clone(),
-            },
+            stderr_tail: self.tail(),
         };
         let number = number.ok_or_else(|| failed(Failure::NoMove))?;
         let square = u8::try_from(number)
@@ -547,6 +544,20 @@ impl Strategy for ProgramPlayer {
             nodes: 0,
             time: Some(elapsed),
         })
+    }
+
+    fn stderr_tail(&mut self) -> Vec<String> {
+        self.tail()
+    }
+}
+
+impl ProgramPlayer {
+    /// The last lines of stderr of its helper, or of its last argv run.
+    fn tail(&self) -> Vec<String> {
+        match &self.helper {
+            Some(helper) => helper.session.stderr_tail(5),
+            None => self.stderr_tail.clone(),
+        }
     }
 }
 
