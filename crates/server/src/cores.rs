@@ -13,7 +13,6 @@ pub(crate) struct Cores {
     pool: Mutex<Pool>,
     /// Every core this process may run on: a thread that gives its core back may run anywhere again.
     all: Vec<usize>,
-    capacity: usize,
 }
 
 struct Pool {
@@ -48,18 +47,12 @@ impl Cores {
         let all = allowed();
         let free: Vec<usize> = all.iter().take(count.max(1)).rev().copied().collect();
         Cores {
-            capacity: free.len(),
             pool: Mutex::new(Pool {
                 free,
                 waiting: VecDeque::new(),
             }),
             all,
         }
-    }
-
-    /// How many cores are lent: games of programs at most run at once.
-    pub(crate) fn capacity(&self) -> usize {
-        self.capacity
     }
 
     /// Waits for a core (in the order asked) and pins this thread to it.
