@@ -16,7 +16,6 @@ mod play;
 mod probcut;
 mod protocols;
 mod replay;
-mod replay_page;
 mod selfplay;
 mod serve;
 mod signals;

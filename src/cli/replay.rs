@@ -295,7 +295,7 @@ fn write_page(args: &ReplayArgs, html: &std::path::Path) -> Result<()> {
         .map(|n| (n.black.clone(), n.white.clone(), &n.game))
         .collect();
     let title = format!("Games of {}", path.display());
-    super::output::Output::open(html)?.finish(&super::replay_page::page(&title, &games))?;
+    super::output::Output::open(html)?.finish(&othello_course::replay_page::page(&title, &games))?;
     write_stdout(&format!(
         "{} on one page: {}\n",
         display::counted(games.len() as u64, "game", "games"),

@@ -4,6 +4,7 @@
 mod common;
 
 mod analyze;
+mod browser;
 mod cli;
 mod docs_examples;
 mod endgame;

@@ -27,6 +27,7 @@ pub mod matches;
 pub mod moderator;
 pub mod programs;
 pub mod record;
+pub mod replay_page;
 pub mod report;
 pub mod selfplay;
 pub mod strategy;

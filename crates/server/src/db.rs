@@ -498,3 +498,19 @@ pub(crate) struct GameSummary {
     pub(crate) created: String,
     pub(crate) result: Option<othello_core::log::ResultLog>,
 }
+
+/// The versions `user` may choose as a player: passed, and their own, or their owner's opened to
+/// the class (every one for the teacher); newest first, at most `limit`.
+pub(crate) fn playable_programs(
+    connection: &Connection,
+    user: &User,
+    limit: usize,
+) -> Result<Vec<crate::programs::Version>, ServerError> {
+    let mut statement = connection.prepare(&format!(
+        "SELECT {VERSION_COLUMNS} FROM programs JOIN users ON users.id = programs.owner
+         WHERE programs.passed AND (?1 OR programs.owner = ?2 OR users.open)
+         ORDER BY programs.owner = ?2 DESC, programs.id DESC LIMIT ?3"
+    ))?;
+    let rows = statement.query_map(params![user.role == Role::Teacher, user.id, limit as i64], version)?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}

@@ -165,13 +165,42 @@ fn router(state: AppState) -> axum::Router {
         .route("/api/games/{id}/ggf", get(games::ggf))
         .route("/api/games/{id}/stderr", get(games::stderr))
         .route("/", get(pages::home))
+        .route("/games", get(pages::games))
+        .route("/games/{id}", get(pages::game))
+        .route("/games/{id}/replay", get(pages::replay))
+        .route("/assets/app.css", get(pages::style))
+        .route("/assets/app.js", get(pages::script))
         .route("/login", get(pages::login_form).post(pages::login))
         .route("/logout", post(pages::logout))
         .route("/password", post(pages::password))
         .fallback(api::not_found)
+        .layer(axum::middleware::from_fn(same_origin))
         // No request of this layer is more than a form: bigger bodies are refused unread.
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
         .with_state(state)
+}
+
+/// Refuses a request that changes something when a browser says another site's page sent it (its
+/// `Origin` is not this server, or `Sec-Fetch-Site` says cross-site): with the SameSite cookies and
+/// the forms' tokens, a third guard, and the one that covers an upload's multipart form.
+async fn same_origin(request: axum::extract::Request, next: axum::middleware::Next) -> axum::response::Response {
+    use axum::http::{Method, header};
+    use axum::response::IntoResponse;
+    if !matches!(*request.method(), Method::GET | Method::HEAD | Method::OPTIONS) {
+        let headers = request.headers();
+        let text = |name| {
+            headers
+                .get(name)
+                .and_then(|value: &axum::http::HeaderValue| value.to_str().ok())
+        };
+        let cross_site = matches!(text("sec-fetch-site"), Some("cross-site" | "same-site"));
+        let other_origin = text(header::ORIGIN.as_str())
+            .is_some_and(|origin| origin.split_once("://").map(|(_, host)| host) != text(header::HOST.as_str()));
+        if cross_site || other_origin {
+            return error::ApiError::forbidden("refused: the request came from another site's page").into_response();
+        }
+    }
+    next.run(request).await
 }
 
 /// The largest request body read (uploads, to come, will have their own limit).

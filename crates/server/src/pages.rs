@@ -1,6 +1,7 @@
-//! The pages for people: plain HTML from the binary (maud escapes every value it is given), no
-//! script needed. Every form carries a token its session (or, to sign in, its own cookie) must
-//! match: another site's page cannot post one.
+//! The pages for people: plain HTML from the binary (maud escapes every value it is given), with
+//! one script and one style sheet of the binary's own (no inline script: the pages forbid it).
+//! Every form carries a token its session (or, to sign in, its own cookie) must match: another
+//! site's page cannot post one; the script's calls are the JSON API's.
 
 use axum::Form;
 use axum::extract::State;
@@ -11,32 +12,82 @@ use serde::Deserialize;
 
 use crate::AppState;
 use crate::auth::{self, FORM_COOKIE, SESSION_COOKIE};
-use crate::db::User;
+use crate::db::{self, Role, User};
 use crate::error::{ApiError, Valid};
 
-const STYLE: &str = "body{font-family:system-ui,sans-serif;max-width:40em;margin:2em auto;padding:0 1em;color:#222}\
-form{margin:1em 0;display:grid;gap:.5em;max-width:20em}input{padding:.4em;font-size:1em}\
-label{display:grid;gap:.25em}button{padding:.5em;font-size:1em}.error{color:#b00}header{display:flex;justify-content:space-between;align-items:baseline}";
+/// The pages' style sheet and script, served from the binary.
+pub(crate) const STYLE: &str = include_str!("../assets/app.css");
+pub(crate) const SCRIPT: &str = include_str!("../assets/app.js");
 
-fn page(title: &str, body: Markup) -> Html<String> {
-    Html(
-        html! {
-            (DOCTYPE)
-            html lang="en" {
-                head {
-                    meta charset="utf-8";
-                    meta name="viewport" content="width=device-width, initial-scale=1";
-                    title { (title) " - Othello" }
-                    style { (maud::PreEscaped(STYLE)) }
-                }
-                body { (body) }
+/// What a page may load: only this server's own script and style sheet, no frame of another site.
+const POLICY: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+fn page(title: &str, body: Markup) -> Response {
+    let html = html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                title { (title) " - Othello" }
+                link rel="stylesheet" href="/assets/app.css";
+            }
+            body {
+                (body)
+                script src="/assets/app.js" {}
             }
         }
-        .into_string(),
+    };
+    (
+        [
+            (header::CONTENT_SECURITY_POLICY, POLICY),
+            (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        ],
+        Html(html.into_string()),
     )
+        .into_response()
 }
 
-fn login_page(token: &str, error: Option<&str>) -> Html<String> {
+/// `/assets/app.css` and `/assets/app.js`.
+pub(crate) async fn style() -> Response {
+    asset("text/css; charset=utf-8", STYLE)
+}
+
+pub(crate) async fn script() -> Response {
+    asset("text/javascript; charset=utf-8", SCRIPT)
+}
+
+fn asset(kind: &'static str, text: &'static str) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, kind),
+            (header::CACHE_CONTROL, "no-cache"),
+            (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        ],
+        text,
+    )
+        .into_response()
+}
+
+/// The top of every signed-in page: where to go, who is signed in, signing out.
+fn top(user: &User) -> Markup {
+    html! {
+        header {
+            h1 { a href="/" { "Othello" } }
+            nav {
+                a href="/" { "Home" }
+                a href="/games" { "Games" }
+                span.muted { (user.name) " (" (user.role.name()) ")" }
+                form method="post" action="/logout" {
+                    input type="hidden" name="csrf" value=(user.csrf);
+                    button type="submit" { "Sign out" }
+                }
+            }
+        }
+    }
+}
+
+fn login_page(token: &str, error: Option<&str>) -> Response {
     page(
         "Sign in",
         html! {
@@ -94,19 +145,79 @@ pub(crate) async fn login(
     }
 }
 
-fn home_page(user: &User, message: Option<&str>) -> Html<String> {
+/// What the home page lists.
+struct Home {
+    programs: Vec<crate::programs::Version>,
+    playable: Vec<crate::programs::Version>,
+}
+
+/// The players a game may have, as the new game's choices show them.
+fn player_choices(home: &Home, chosen: &str) -> Markup {
+    let builtins = ["random", "greedy", "weighted", "preferred", "alphabeta:4"];
+    html! {
+        option value="me" selected[chosen == "me"] { "me (click the squares)" }
+        optgroup label="The engine" {
+            @for level in 1..=crate::games::seat::LEVELS.len() {
+                @let value = format!("engine:{level}");
+                option value=(value) selected[chosen == value] { "engine level " (level) }
+            }
+        }
+        optgroup label="Built-in strategies" {
+            @for name in builtins { option value=(name) { (name) } }
+        }
+        @if !home.playable.is_empty() {
+            optgroup label="Programs" {
+                @for version in &home.playable {
+                    option value=(version.id) { (version.owner) "'s program #" (version.id) " (" (version.form) ")" }
+                }
+            }
+        }
+    }
+}
+
+fn home_page(user: &User, home: &Home, message: Option<&str>) -> Response {
     page(
         "Home",
         html! {
-            header {
-                h1 { "Othello" }
-                form method="post" action="/logout" {
-                    input type="hidden" name="csrf" value=(user.csrf);
-                    button type="submit" { "Sign out" }
+            (top(user))
+            @if let Some(message) = message { p { (message) } }
+            h2 { "Play" }
+            p.muted { "A game against a computer, or two computers against each other (a scrimmage). Programs play under the tournament server's rules: 5 s of CPU time a move, in the sandbox." }
+            form #new-game {
+                label { "Black (moves first) " select name="black" { (player_choices(home, "me")) } }
+                label { "White " select name="white" { (player_choices(home, "engine:2")) } }
+                button type="submit" { "Start the game" }
+                p.error #new-game-error {}
+            }
+            h2 { "Your programs" }
+            form #upload enctype="multipart/form-data" {
+                label { "Its form "
+                    select name="form" {
+                        option value="strategy" { "strategy: class Strategy, best_strategy(board, player, best_move, still_running)" }
+                        option value="quickmove" { "quickmove: quickMove(board, player)" }
+                        option value="argv" { "argv: python3 FILE BOARD TOKEN prints its move" }
+                    }
+                }
+                label { "File (a .py of at most 1 MiB) " input type="file" name="file" accept=".py,text/x-python" required; }
+                button type="submit" { "Upload and check it" }
+                p #upload-verdict {}
+            }
+            @if home.programs.is_empty() {
+                p.muted { "No program uploaded yet." }
+            } @else {
+                table {
+                    tr { th { "version" } th { "owner" } th { "form" } th { "uploaded" } th { "its check game" } }
+                    @for version in &home.programs {
+                        tr {
+                            td { a href=(format!("/api/programs/{}/source", version.id)) { "#" (version.id) } }
+                            td.name { (version.owner) }
+                            td { (version.form) }
+                            td { (version.created) }
+                            td class=(if version.passed { "ok" } else { "error" }) { (version.verdict) }
+                        }
+                    }
                 }
             }
-            p { "Signed in as " strong { (user.name) } " (" (user.role.name()) ")." }
-            @if let Some(message) = message { p { (message) } }
             h2 { "Change your password" }
             form method="post" action="/password" {
                 input type="hidden" name="csrf" value=(user.csrf);
@@ -118,12 +229,166 @@ fn home_page(user: &User, message: Option<&str>) -> Html<String> {
     )
 }
 
+/// Versions a list shows.
+const VERSIONS_SHOWN: usize = 200;
+
+async fn home_of(state: &AppState, user: &User) -> Result<Home, ApiError> {
+    let user = user.clone();
+    state
+        .with_db(move |connection| {
+            let owner = (user.role != Role::Teacher).then_some(user.id);
+            let mut programs = db::programs(connection, owner)?;
+            programs.truncate(VERSIONS_SHOWN);
+            Ok(Home {
+                programs,
+                playable: db::playable_programs(connection, &user, VERSIONS_SHOWN)?,
+            })
+        })
+        .await
+}
+
 /// The home page of a signed-in user; anyone else is sent to sign in.
 pub(crate) async fn home(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, ApiError> {
     Ok(match auth::user_of(&state, &headers).await? {
-        Some(user) => home_page(&user, None).into_response(),
+        Some(user) => {
+            let home = home_of(&state, &user).await?;
+            home_page(&user, &home, None)
+        }
         None => Redirect::to("/login").into_response(),
     })
+}
+
+/// A signed-in user's page, or the way to sign in.
+async fn signed_in(state: &AppState, headers: &HeaderMap) -> Result<Result<User, Response>, ApiError> {
+    Ok(auth::user_of(state, headers)
+        .await?
+        .ok_or_else(|| Redirect::to("/login").into_response()))
+}
+
+/// `/games`: the games in progress and the newest ones over.
+pub(crate) async fn games(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, ApiError> {
+    let user = match signed_in(&state, &headers).await? {
+        Ok(user) => user,
+        Err(away) => return Ok(away),
+    };
+    let games = state.with_db(|connection| db::recent_games(connection, 100)).await?;
+    let (live, over): (Vec<_>, Vec<_>) = games
+        .iter()
+        .partition(|game| matches!(game.status.as_str(), "queued" | "running"));
+    let rows = |games: &[&db::GameSummary]| {
+        html! {
+            table {
+                tr { th { "game" } th { "black" } th { "white" } th { "status" } th { "result" } th { "asked for" } }
+                @for game in games {
+                    tr {
+                        td { a href=(format!("/games/{}", game.id)) { "#" (game.id) } }
+                        td.name { (game.black) }
+                        td.name { (game.white) }
+                        td { (game.status) }
+                        td {
+                            @if let Some(result) = &game.result {
+                                (result.black) "-" (result.white) " " (result.winner)
+                                @if let Some(forfeit) = &result.forfeit { " (" (forfeit.side.name()) " forfeited)" }
+                            }
+                        }
+                        td { (game.created) }
+                    }
+                }
+            }
+        }
+    };
+    Ok(page(
+        "Games",
+        html! {
+            (top(&user))
+            h2 { "In progress" }
+            @if live.is_empty() { p.muted { "No game is being played." } } @else { (rows(&live)) }
+            h2 { "Over" }
+            @if over.is_empty() { p.muted { "No game has ended yet." } } @else { (rows(&over)) }
+        },
+    ))
+}
+
+/// `/games/ID`: the game, live (its events stream keeps the page up to date) or over.
+pub(crate) async fn game(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Valid(axum::extract::Path(id)): Valid<axum::extract::Path<i64>>,
+) -> Result<Response, ApiError> {
+    let user = match signed_in(&state, &headers).await? {
+        Ok(user) => user,
+        Err(away) => return Ok(away),
+    };
+    let known = state.runner.live.get(id).is_some()
+        || state
+            .with_db(move |connection| db::game(connection, id))
+            .await?
+            .is_some();
+    if !known {
+        return Err(ApiError::not_found(format!("no game {id}")));
+    }
+    let side = |color: &str| {
+        html! {
+            div.side #(color) {
+                div { span.name {} " (" (color) ")" }
+                div.discs {}
+                div.clock.muted {}
+            }
+        }
+    };
+    Ok(page(
+        &format!("Game {id}"),
+        html! {
+            (top(&user))
+            main data-game=(id) data-me=(user.id) {
+                h2 { "Game " (id) }
+                div.game {
+                    div.board #board role="grid" aria-label="the board" {}
+                    div.players {
+                        (side("black"))
+                        (side("white"))
+                        div #status aria-live="polite" {}
+                        div.error #move-error {}
+                        div #moves {}
+                        p #records hidden {
+                            a href=(format!("/games/{id}/replay")) { "Replay it move by move" } " · "
+                            a href=(format!("/api/games/{id}/ggf")) { "GGF" } " · "
+                            a href=(format!("/api/games/{id}/log")) { "JSON log" } " · "
+                            a href=(format!("/api/games/{id}/stderr")) { "the programs' stderr" }
+                        }
+                    }
+                }
+            }
+        },
+    ))
+}
+
+/// `/games/ID/replay`: a finished game on the replay page of `othello replay --html`.
+pub(crate) async fn replay(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Valid(axum::extract::Path(id)): Valid<axum::extract::Path<i64>>,
+) -> Result<Response, ApiError> {
+    if let Err(away) = signed_in(&state, &headers).await? {
+        return Ok(away);
+    }
+    let (names, game) = crate::games::finished_game(&state, id).await?;
+    let html = othello_course::replay_page::page(
+        &format!("Game {id}: {} vs {}", names[0], names[1]),
+        &[(names[0].clone(), names[1].clone(), &game)],
+    );
+    // The replay page is one file with its script inside: that script, and nothing from elsewhere.
+    Ok((
+        [
+            (
+                header::CONTENT_SECURITY_POLICY,
+                "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
+            ),
+            (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        ],
+        Html(html),
+    )
+        .into_response())
 }
 
 #[derive(Deserialize)]
@@ -175,5 +440,6 @@ pub(crate) async fn password(
         Ok(()) => "Your password is changed.".to_string(),
         Err(error) => error.1,
     };
-    Ok(home_page(&user, Some(&message)).into_response())
+    let home = home_of(&state, &user).await?;
+    Ok(home_page(&user, &home, Some(&message)))
 }

@@ -299,6 +299,12 @@ async fn finished(state: &AppState, id: i64) -> Result<(GameRow, Game, GameLog),
     }
 }
 
+/// A finished game's players' names and its game, for the replay page.
+pub(crate) async fn finished_game(state: &AppState, id: i64) -> Result<([String; 2], Game), ApiError> {
+    let (row, game, _) = finished(state, id).await?;
+    Ok((row.names, game))
+}
+
 /// `GET /api/games/ID/log`: the JSON game log `othello replay` reads.
 pub(crate) async fn log(
     State(state): State<AppState>,

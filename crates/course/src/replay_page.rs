@@ -1,6 +1,7 @@
-//! `replay --html FILE`: one self-contained page that steps through each game board by board
-//! (buttons, arrow keys, a slider, the move list), with the players' logged values as a graph when
-//! there are any. It needs no server and no network: the games are in the page as JSON.
+//! The replay page (`othello replay --html FILE`, and the server's finished games): one
+//! self-contained page that steps through each game board by board (buttons, arrow keys, a slider,
+//! the move list), with the players' logged values as a graph when there are any. It needs no
+//! server and no network: the games are in the page as JSON.
 
 use serde::Serialize;
 
@@ -46,7 +47,7 @@ pub fn page(title: &str, games: &[(String, String, &Game)]) -> String {
         .replace('>', "\\u003e")
         .replace('&', "\\u0026");
     TEMPLATE
-        .replace("{{title}}", &othello_course::report::escape(title))
+        .replace("{{title}}", &crate::report::escape(title))
         .replace("{{data}}", &data)
 }
 

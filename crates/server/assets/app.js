@@ -1,0 +1,173 @@
+// The pages' behaviour: asking for a game and uploading on the home page, and a game's page that
+// follows its events and sends the person's clicks. Every name is set as text, never as HTML.
+"use strict";
+const $ = (id) => document.getElementById(id);
+
+async function send(method, url, body) {
+  const options = { method, headers: {} };
+  if (body instanceof FormData) {
+    options.body = body;
+  } else if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  const reply = await fetch(url, options);
+  const data = await reply.json().catch(() => ({ error: "the server answered " + reply.status }));
+  if (!reply.ok) throw new Error(data.error || "the server answered " + reply.status);
+  return data;
+}
+
+function home() {
+  const newGame = $("new-game");
+  if (newGame) {
+    newGame.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      $("new-game-error").textContent = "";
+      try {
+        const game = await send("POST", "/api/games", { black: newGame.black.value, white: newGame.white.value });
+        location.href = "/games/" + game.id;
+      } catch (error) {
+        $("new-game-error").textContent = error.message;
+      }
+    });
+  }
+  const upload = $("upload");
+  if (upload) {
+    upload.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const said = $("upload-verdict");
+      said.className = "muted";
+      said.textContent = "Checking it: a game against random in the sandbox...";
+      try {
+        const version = await send("POST", "/api/programs", new FormData(upload));
+        said.className = version.passed ? "ok" : "error";
+        said.textContent = "Version " + version.id + ": " + version.verdict;
+        setTimeout(() => location.reload(), 1500);
+      } catch (error) {
+        said.className = "error";
+        said.textContent = error.message;
+      }
+    });
+  }
+}
+
+function gamePage(main) {
+  const id = main.dataset.game, me = "person:" + main.dataset.me;
+  const board = $("board"), cells = [];
+  let view = null, sending = false;
+  for (let row = 0; row < 8; row++) {
+    const label = document.createElement("div");
+    label.className = "coord";
+    label.textContent = String(row + 1);
+    board.appendChild(label);
+    for (let col = 0; col < 8; col++) {
+      const cell = document.createElement("button");
+      cell.type = "button";
+      cell.className = "cell";
+      cell.dataset.square = "abcdefgh"[col] + (row + 1);
+      cell.setAttribute("aria-label", cell.dataset.square);
+      cell.addEventListener("click", () => play(cell.dataset.square));
+      board.appendChild(cell);
+      cells.push(cell);
+    }
+  }
+  board.appendChild(document.createElement("div"));
+  for (const letter of "abcdefgh") {
+    const label = document.createElement("div");
+    label.className = "coord";
+    label.textContent = letter;
+    board.appendChild(label);
+  }
+
+  function mine() {
+    return view && view.to_move && view[view.to_move].seat === me;
+  }
+
+  async function play(square) {
+    if (!mine() || sending || !view.legal.includes(square)) return;
+    sending = true;
+    $("move-error").textContent = "";
+    try {
+      show(await send("POST", "/api/games/" + id + "/moves", { square }));
+    } catch (error) {
+      $("move-error").textContent = error.message;
+    } finally {
+      sending = false;
+    }
+  }
+
+  function seconds(value) {
+    return value.toFixed(value < 10 ? 2 : 1) + " s";
+  }
+
+  function show(next) {
+    // Events and answers may cross: never go back to an older view.
+    if (view && (next.moves.length < view.moves.length || (view.result && !next.result))) return;
+    view = next;
+    const last = [...view.moves].reverse().find((m) => m.square);
+    const legal = mine() ? view.legal : [];
+    cells.forEach((cell, k) => {
+      const square = cell.dataset.square, disc = view.board[k];
+      cell.replaceChildren();
+      cell.classList.toggle("last", !!last && last.square === square);
+      cell.classList.toggle("legal", legal.includes(square));
+      cell.disabled = !legal.includes(square);
+      if (disc !== ".") {
+        const piece = document.createElement("div");
+        piece.className = "disc " + disc;
+        cell.appendChild(piece);
+      }
+    });
+    for (const side of ["black", "white"]) {
+      const box = $(side), count = [...view.board].filter((c) => c === (side === "black" ? "x" : "o")).length;
+      box.classList.toggle("turn", view.to_move === side);
+      box.querySelector(".name").textContent = view[side].name;
+      box.querySelector(".discs").textContent = count + " discs";
+      box.querySelector(".clock").textContent =
+        "used " + seconds(view.clocks[side]) + (view[side].clock ? ", " + view[side].clock : "");
+    }
+    const list = $("moves");
+    let number = 0;
+    list.replaceChildren(
+      ...view.moves.map((m) => {
+        const line = document.createElement("div");
+        // Numbered as the replay page numbers them: moves, not passes.
+        line.textContent = m.square
+          ? ++number + ". " + m.square + " (" + m.side + ")" + (m.seconds == null ? "" : ", " + seconds(m.seconds))
+          : "pass (" + m.side + ")";
+        return line;
+      }),
+    );
+    list.scrollTop = list.scrollHeight;
+    let status;
+    if (view.result) {
+      const r = view.result;
+      status = "Over: black " + r.black + ", white " + r.white + ", " + (r.winner === "draw" ? "a draw" : r.winner + " wins");
+      if (r.forfeit) status += " (" + r.forfeit.side + " forfeited: " + r.forfeit.reason + ")";
+      $("records").hidden = false;
+    } else if (view.status === "queued") {
+      status = "Waiting for a core: the game starts when one is free.";
+    } else if (view.status === "interrupted") {
+      status = "Interrupted: the server stopped during this game (not scored).";
+    } else if (mine()) {
+      status = "Your move: click a marked square.";
+    } else if (view.to_move) {
+      status = view[view.to_move].name + " (" + view.to_move + ") is thinking...";
+    } else {
+      status = "";
+    }
+    $("status").textContent = status;
+  }
+
+  const events = new EventSource("/api/games/" + id + "/events");
+  for (const kind of ["state", "move", "end"]) {
+    events.addEventListener(kind, (event) => {
+      show(JSON.parse(event.data));
+      if (kind === "end") events.close();
+    });
+  }
+}
+
+const main = document.querySelector("main[data-game]");
+if (main) gamePage(main);
+else home();
