@@ -245,7 +245,34 @@ fn forms_need_their_token_and_bad_requests_get_json_errors() {
     let session = signed.cookie("othello_session").unwrap();
     let cookie = format!("othello_session={session}");
     let home = http::get(address, "/", Some(&cookie));
-    assert!(home.body.contains("Signed in as <strong>ann</strong>"), "{}", home.body);
+    assert!(
+        home.body.contains("<span class=\"muted\">ann (student)</span>"),
+        "{}",
+        home.body
+    );
+    // The pages run the server's own script only.
+    let policy = home.header("content-security-policy").unwrap();
+    assert!(
+        policy.contains("script-src 'self'") && !policy.contains("unsafe-inline"),
+        "{policy}"
+    );
+    assert!(!home.body.contains("<script>"), "no inline script");
+    // A request another site's page sent is refused, whatever it carries.
+    for (header, value) in [("Origin", "http://evil.example"), ("Sec-Fetch-Site", "cross-site")] {
+        let forged = http::request(
+            address,
+            "POST",
+            "/api/games",
+            &[
+                ("Content-Type", "application/json"),
+                ("Cookie", &cookie),
+                (header, value),
+            ],
+            br#"{"black":"me","white":"random"}"#,
+        );
+        assert_eq!(forged.status, 403, "{header}: {forged:?}");
+        assert!(forged.json()["error"].as_str().unwrap().contains("another site"));
+    }
     // Signing out by a form without the session's token is refused; with it, done.
     let out = |csrf: &str| post_form(address, "/logout", &cookie, &format!("csrf={csrf}"));
     assert_eq!(out("forged").status, 403);
