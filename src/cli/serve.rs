@@ -20,8 +20,8 @@ pub struct ServeArgs {
     /// the system chooses)
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
     listen: SocketAddr,
-    /// Games of programs played at once, each on a core of its own [default: every core this
-    /// process may use]
+    /// Games of programs played at once, each pinned to a core of its own [default: the cores this
+    /// process may use; more share the cores in turn]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     games: Option<u32>,
 }
@@ -83,13 +83,10 @@ pub fn run(args: ServeArgs) -> Result<()> {
             let Some(data) = args.data else {
                 bail!("othello serve needs its data folder: --data DIR (made by othello serve init --data DIR)");
             };
-            let cores = std::thread::available_parallelism().map_or(1, usize::from);
-            let games = args.games.map_or(cores, |games| games as usize);
-            if games > cores {
-                bail!(
-                    "bad --games {games}: expected 1 to {cores}, the cores this process may use (a game of programs holds a core of its own)"
-                );
-            }
+            let games = args.games.map_or_else(
+                || std::thread::available_parallelism().map_or(1, usize::from),
+                |games| games as usize,
+            );
             let options = othello_server::ServeOptions {
                 data,
                 listen: args.listen,

@@ -31,5 +31,6 @@ mod seed004;
 mod selfplay;
 mod server;
 mod server_games;
+mod server_load;
 mod settings;
 mod stability;

@@ -42,10 +42,12 @@ impl Drop for Core {
 }
 
 impl Cores {
-    /// `count` of the cores this process may run on (all of them if it asks for more).
+    /// `count` places for games on the cores this process may run on: one a core unless asked for
+    /// more, when they take turns (two games a core, say: each game's clocks are CPU time, so still
+    /// fair, but a move takes longer on the wall clock).
     pub(crate) fn new(count: usize) -> Cores {
         let all = allowed();
-        let free: Vec<usize> = all.iter().take(count.max(1)).rev().copied().collect();
+        let free: Vec<usize> = (0..count.max(1)).rev().map(|k| all[k % all.len()]).collect();
         Cores {
             pool: Mutex::new(Pool {
                 free,

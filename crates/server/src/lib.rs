@@ -68,8 +68,7 @@ pub fn add_students(data: &Path, names: &[String]) -> Result<Vec<Credentials>, S
 pub struct ServeOptions {
     pub data: PathBuf,
     pub listen: SocketAddr,
-    /// Games of programs played at once, each on a core of its own (at most the cores this
-    /// process may use).
+    /// Games of programs played at once, each pinned to a core (more than the cores share them).
     pub games: usize,
 }
 
