@@ -57,7 +57,7 @@ fn formats(what: &str, output: &[u8]) -> Vec<(String, u64)> {
 /// Checks `value` against `schema`, the subset of JSON Schema that schemars writes (types,
 /// properties and required ones, items, consts, enums, bounds, references, anyOf/oneOf/allOf),
 /// adding what does not hold to `errors`, each with its place in the value.
-fn check(root: &Value, schema: &Value, value: &Value, at: &str, errors: &mut Vec<String>) {
+pub(crate) fn check(root: &Value, schema: &Value, value: &Value, at: &str, errors: &mut Vec<String>) {
     if let Some(reference) = schema["$ref"].as_str() {
         let name = reference.strip_prefix("#/$defs/").expect("local references only");
         return check(root, &root["$defs"][name], value, at, errors);
@@ -275,7 +275,10 @@ fn every_json_output_names_its_documented_format_and_version() {
 #[test]
 fn the_documented_schemas_are_the_codes() {
     let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/schemas");
-    for (format, schema) in othello_course::json::schemas() {
+    for (format, schema) in othello_course::json::schemas()
+        .into_iter()
+        .chain(othello_server::schemas())
+    {
         let path = folder.join(format!("{format}.json"));
         let text = serde_json::to_string_pretty(&schema).unwrap() + "\n";
         if std::env::var_os("UPDATE_SCHEMAS").is_some() {

@@ -11,6 +11,18 @@ use serde_json::{Value, json};
 use super::server::{add_students, init, serve, serve_with, sign_in, upload};
 use crate::common::{self, http};
 
+/// Holds an answer to its documented schema (docs/schemas/NAME.json).
+fn fits(name: &str, value: &Value) {
+    let schema: Value = serde_json::from_str(
+        &std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("docs/schemas/{name}.json")))
+            .unwrap(),
+    )
+    .unwrap();
+    let mut errors = Vec::new();
+    crate::json_outputs::check(&schema, &schema, value, "", &mut errors);
+    assert!(errors.is_empty(), "{name}: {errors:?}\n{value}");
+}
+
 fn cookie(session: &str) -> String {
     format!("othello_session={session}")
 }
@@ -133,6 +145,9 @@ fn a_scrimmage_plays_to_its_end_with_every_move_on_its_events_and_a_record_othel
     assert!(events[1..].iter().filter(|e| e.kind == "state").count() <= 1);
     let played = views.last().unwrap()["moves"].as_array().unwrap().len();
     assert!(played >= 20, "a whole game: {played} turns");
+    for view in &views {
+        fits("othello-server-game", view);
+    }
     let end = views.last().unwrap();
     assert_eq!(end["status"], "finished");
     assert!(end["result"]["winner"].is_string(), "{end}");
@@ -181,6 +196,10 @@ fn a_scrimmage_plays_to_its_end_with_every_move_on_its_events_and_a_record_othel
     assert!(!hidden.body.contains("thinks"));
     // And the lists.
     let listed = get(address, &bob, "/api/games").json();
+    fits("othello-server-games", &listed);
+    fits("othello-server-program", &program);
+    fits("othello-server-programs", &get(address, &ann, "/api/programs").json());
+    fits("othello-server-error", &hidden.json());
     assert_eq!(listed[0]["id"], id);
     assert_eq!(get(address, "nobody", &format!("/api/games/{id}")).status, 401);
     assert_eq!(get(address, &bob, "/api/games/abc").status, 400);
@@ -256,6 +275,7 @@ fn a_person_plays_a_whole_game_through_moves_and_only_their_own_legal_moves_coun
         assert!(turns <= 40);
     };
     assert_eq!(over["status"], "finished");
+    fits("othello-server-game", &over);
     assert!(over["result"]["forfeit"].is_null(), "{over}");
     let (black, white) = (
         over["result"]["black"].as_u64().unwrap(),

@@ -489,14 +489,14 @@ pub(crate) fn recent_games(connection: &Connection, limit: usize) -> Result<Vec<
 }
 
 /// A line of a list of games.
-#[derive(serde::Serialize)]
+#[derive(serde::Serialize, schemars::JsonSchema)]
 pub(crate) struct GameSummary {
     pub(crate) id: i64,
     pub(crate) black: String,
     pub(crate) white: String,
     pub(crate) status: String,
     pub(crate) created: String,
-    pub(crate) result: Option<othello_core::log::ResultLog>,
+    pub(crate) result: Option<crate::games::live::ResultView>,
 }
 
 /// The versions `user` may choose as a player: passed, and their own, or their owner's opened to

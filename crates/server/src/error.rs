@@ -131,8 +131,15 @@ where
     }
 }
 
+/// Every error's body.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub(crate) struct ErrorBody {
+    /// One line: what was wrong, naming the bad value and what was expected.
+    error: String,
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.0, axum::Json(serde_json::json!({ "error": self.1 }))).into_response()
+        (self.0, axum::Json(ErrorBody { error: self.1 })).into_response()
     }
 }

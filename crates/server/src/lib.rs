@@ -63,6 +63,35 @@ pub fn add_students(data: &Path, names: &[String]) -> Result<Vec<Credentials>, S
     Ok(accounts.into_iter().map(|(credentials, _)| credentials).collect())
 }
 
+/// The JSON Schemas of the API's answers, by name (docs/schemas/ holds them, docs/server.md says
+/// which call answers which): a game, a list of games, a program version, an error.
+pub fn schemas() -> Vec<(&'static str, serde_json::Value)> {
+    fn of<T: schemars::JsonSchema>(name: &str) -> serde_json::Value {
+        let mut schema = serde_json::to_value(schemars::schema_for!(T)).expect("a schema serializes");
+        schema["title"] = name.into();
+        schema
+    }
+    vec![
+        (
+            "othello-server-game",
+            of::<games::live::GameView>("othello-server-game"),
+        ),
+        (
+            "othello-server-games",
+            of::<Vec<db::GameSummary>>("othello-server-games"),
+        ),
+        (
+            "othello-server-program",
+            of::<programs::Version>("othello-server-program"),
+        ),
+        (
+            "othello-server-programs",
+            of::<Vec<programs::Version>>("othello-server-programs"),
+        ),
+        ("othello-server-error", of::<error::ErrorBody>("othello-server-error")),
+    ]
+}
+
 /// What `serve` is given.
 #[derive(Clone, Debug)]
 pub struct ServeOptions {

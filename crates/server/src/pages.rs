@@ -288,7 +288,7 @@ pub(crate) async fn games(State(state): State<AppState>, headers: HeaderMap) -> 
                         td {
                             @if let Some(result) = &game.result {
                                 (result.black) "-" (result.white) " " (result.winner)
-                                @if let Some(forfeit) = &result.forfeit { " (" (forfeit.side.name()) " forfeited)" }
+                                @if let Some(forfeit) = &result.forfeit { " (" (forfeit.side) " forfeited)" }
                             }
                         }
                         td { (game.created) }

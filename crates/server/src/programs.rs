@@ -23,7 +23,7 @@ use othello_course::strategy::StrategySpec;
 pub(crate) const MAX_PROGRAM: usize = 1 << 20;
 
 /// A version as the API shows it.
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 pub(crate) struct Version {
     pub(crate) id: i64,
     pub(crate) owner: String,

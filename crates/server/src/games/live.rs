@@ -11,6 +11,7 @@ use othello_core::game::{Game, Turn};
 use othello_core::log::{ResultLog, rfc3339};
 use othello_core::notation::lab_board;
 use othello_core::square::Square;
+use schemars::JsonSchema;
 use serde::Serialize;
 use tokio::sync::broadcast;
 
@@ -18,7 +19,7 @@ use super::seat::Seat;
 use crate::error::ApiError;
 
 /// A game as `GET /api/games/ID` and every event show it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub(crate) struct GameView {
     pub(crate) id: i64,
     pub(crate) black: SideView,
@@ -30,17 +31,52 @@ pub(crate) struct GameView {
     pub(crate) ended: Option<String>,
     /// The board now: 64 characters of `x` (black), `o` (white) and `.`, a1 to h8 row by row.
     pub(crate) board: String,
-    /// Who moves now; none once the game is over or stopped.
-    pub(crate) to_move: Option<Color>,
+    /// Who moves now (`black` or `white`); none once the game is over or stopped.
+    pub(crate) to_move: Option<&'static str>,
     /// The side to move's legal squares.
     pub(crate) legal: Vec<String>,
     pub(crate) moves: Vec<MoveView>,
     pub(crate) clocks: Clocks,
     /// None until the game ends: then the discs, the winner and any forfeit with its reason.
-    pub(crate) result: Option<ResultLog>,
+    pub(crate) result: Option<ResultView>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+/// A finished game's result.
+#[derive(Clone, Debug, Serialize, serde::Deserialize, JsonSchema)]
+pub(crate) struct ResultView {
+    /// Discs on the board at the end.
+    pub(crate) black: u32,
+    pub(crate) white: u32,
+    /// `black`, `white` or `draw` (a forfeit is the other side's win).
+    pub(crate) winner: String,
+    pub(crate) forfeit: Option<ForfeitView>,
+}
+
+/// A side that gave no usable move: a crash, a time-out, an illegal move, nothing printed.
+#[derive(Clone, Debug, Serialize, serde::Deserialize, JsonSchema)]
+pub(crate) struct ForfeitView {
+    pub(crate) side: String,
+    /// The course's code: -2 time-out, -3 illegal move, -4 no move, -5 error.
+    pub(crate) code: i32,
+    pub(crate) reason: String,
+}
+
+impl From<&ResultLog> for ResultView {
+    fn from(result: &ResultLog) -> ResultView {
+        ResultView {
+            black: result.black,
+            white: result.white,
+            winner: result.winner.clone(),
+            forfeit: result.forfeit.as_ref().map(|forfeit| ForfeitView {
+                side: forfeit.side.name().to_string(),
+                code: forfeit.code,
+                reason: forfeit.reason.clone(),
+            }),
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub(crate) struct SideView {
     pub(crate) name: String,
     /// `person:ID`, `program:ID`, `engine:LEVEL` or a strategy's name.
@@ -49,17 +85,18 @@ pub(crate) struct SideView {
     pub(crate) clock: Option<String>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub(crate) struct MoveView {
     pub(crate) ply: usize,
-    pub(crate) side: Color,
+    /// `black` or `white`.
+    pub(crate) side: &'static str,
     /// The square, or none for a pass.
     pub(crate) square: Option<String>,
     /// The move's time by the player's clock (a program's CPU time), when known.
     pub(crate) seconds: Option<f64>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub(crate) struct Clocks {
     /// Seconds each side's moves took in all.
     pub(crate) black: f64,
@@ -91,7 +128,7 @@ pub(crate) fn view(
     status: &'static str,
     game: &Game,
     thinking_since: Option<SystemTime>,
-    result: Option<ResultLog>,
+    result: Option<ResultView>,
 ) -> GameView {
     let position = game.position();
     // The side to move, while the game runs (a forced pass is made at once: nobody's turn).
@@ -119,7 +156,7 @@ pub(crate) fn view(
             }
             MoveView {
                 ply: k + 1,
-                side: turn.side(),
+                side: turn.side().name(),
                 square,
                 seconds,
             }
@@ -134,7 +171,7 @@ pub(crate) fn view(
         started: meta.started.clone(),
         ended: meta.ended.clone(),
         board: lab_board::format(position).to_ascii_lowercase(),
-        to_move,
+        to_move: to_move.map(Color::name),
         legal: if playing {
             position.moves().squares().map(|s| s.to_string()).collect()
         } else {
@@ -173,7 +210,7 @@ struct State {
     status: &'static str,
     game: Game,
     thinking_since: Option<SystemTime>,
-    result: Option<ResultLog>,
+    result: Option<ResultView>,
     /// Where a person's move goes, in a game with a person.
     door: Option<SyncSender<Square>>,
     /// A person's move was taken and is not yet played.
@@ -276,7 +313,7 @@ impl LiveGame {
         self.publish("move", &state);
     }
 
-    pub(crate) fn ended(&self, status: &'static str, result: Option<ResultLog>) {
+    pub(crate) fn ended(&self, status: &'static str, result: Option<ResultView>) {
         let mut state = self.state();
         state.status = status;
         state.meta.ended = Some(rfc3339(SystemTime::now()));

@@ -176,7 +176,13 @@ fn stored_view(connection: &rusqlite::Connection, row: &GameRow) -> Result<GameV
         "running" => "running",
         _ => "interrupted",
     };
-    Ok(live::view(&meta, status, &game, None, log.map(|log| log.result)))
+    Ok(live::view(
+        &meta,
+        status,
+        &game,
+        None,
+        log.map(|log| (&log.result).into()),
+    ))
 }
 
 /// `GET /api/games/ID`.

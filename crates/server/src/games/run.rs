@@ -109,7 +109,7 @@ impl Runner {
             (live.seats[side.index()].program().is_some()).then(|| tail.join("\n"))
         });
         self.with_db(|connection| db::game_finished(connection, live.id, &log, &tails))?;
-        live.ended("finished", Some(log.result));
+        live.ended("finished", Some((&log.result).into()));
         Ok(())
     }
 
