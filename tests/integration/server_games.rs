@@ -346,3 +346,38 @@ fn a_sigkill_keeps_finished_games_marks_running_ones_interrupted_and_the_queue_g
     });
     assert!(played["result"]["winner"].is_string(), "{played}");
 }
+
+#[test]
+fn a_program_that_fails_mid_game_forfeits_with_its_reason_never_a_tie() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    init(&data);
+    let students = add_students(&data, &["ann"]);
+    let server = serve(&data);
+    let address = &server.address;
+    let ann = sign_in(address, "ann", &students[0].1);
+    // It plays black well (so it passes its check game, where it is black) and, as white, an
+    // illegal move after telling stderr.
+    let mut program =
+        std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/players/quickmove_player.py")).unwrap();
+    program.extend_from_slice(
+        b"\nimport sys as _sys\n_first = quickMove\ndef quickMove(board, token):\n    if token == 'o':\n        print('white is not my colour', file=_sys.stderr)\n        return 99\n    return _first(board, token)\n",
+    );
+    let version = upload(address, &ann, "quickmove", "two-faced.py", &program).json();
+    assert_eq!(version["passed"], true, "{version}");
+    let game = new_game(address, &ann, json!("greedy"), version["id"].clone()).json();
+    let over = wait_for(address, &ann, &game["id"], Duration::from_secs(60), |g| g["status"] == "finished");
+    fits("othello-server-game", &over);
+    let result = &over["result"];
+    assert_eq!(result["winner"], "black", "a forfeit is a loss, not a tie: {over}");
+    assert_eq!(result["forfeit"]["side"], "white");
+    assert_eq!(result["forfeit"]["code"], -3);
+    let reason = result["forfeit"]["reason"].as_str().unwrap();
+    assert!(reason.contains("illegal move 99"), "{reason}");
+    assert!(!over.to_string().contains("colour"), "its stderr is not for everyone: {over}");
+    let stderr = get(address, &ann, &format!("/api/games/{}/stderr", game["id"])).json();
+    assert!(
+        stderr["white"].as_str().unwrap().contains("white is not my colour"),
+        "{stderr}"
+    );
+}

@@ -96,6 +96,10 @@ impl Runner {
         let mut log = GameLog::from_game(&game, &names[0], &names[1], (started, SystemTime::now()));
         if let Some(forfeit) = &forfeit {
             log.record_forfeit(forfeit);
+            // Everyone sees the result; the program's stderr is its owner's and the teacher's.
+            if let Some(logged) = &mut log.result.forfeit {
+                logged.reason = format!("{} (code {})", forfeit.failed.failure, forfeit.failed.failure.code());
+            }
         }
         let stderr = [players[0].stderr_tail(), players[1].stderr_tail()];
         let forfeit_tail = |side: Color| {
