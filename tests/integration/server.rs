@@ -453,4 +453,14 @@ fn uploads_are_checked_kept_and_shown_to_their_owner_only() {
     assert_eq!((other.status, other.json()["error"].is_string()), (403, true));
     assert_eq!(source(&teacher_session, &first["id"]).status, 200);
     assert_eq!(source(&ann, &json!(9999)).status, 404);
+    // Each upload costs a check game: ten a minute an account, then 429 (five were made above).
+    let statuses: Vec<u16> = (0..6)
+        .map(|_| upload(address, &ann, "python", "x.py", b"").status)
+        .collect();
+    assert_eq!(statuses, [400, 400, 400, 400, 400, 429]);
+    assert_eq!(
+        upload(address, &bob, "python", "x.py", b"").status,
+        400,
+        "bob has his own count"
+    );
 }

@@ -366,7 +366,9 @@ fn a_program_that_fails_mid_game_forfeits_with_its_reason_never_a_tie() {
     let version = upload(address, &ann, "quickmove", "two-faced.py", &program).json();
     assert_eq!(version["passed"], true, "{version}");
     let game = new_game(address, &ann, json!("greedy"), version["id"].clone()).json();
-    let over = wait_for(address, &ann, &game["id"], Duration::from_secs(60), |g| g["status"] == "finished");
+    let over = wait_for(address, &ann, &game["id"], Duration::from_secs(60), |g| {
+        g["status"] == "finished"
+    });
     fits("othello-server-game", &over);
     let result = &over["result"];
     assert_eq!(result["winner"], "black", "a forfeit is a loss, not a tie: {over}");
@@ -374,7 +376,10 @@ fn a_program_that_fails_mid_game_forfeits_with_its_reason_never_a_tie() {
     assert_eq!(result["forfeit"]["code"], -3);
     let reason = result["forfeit"]["reason"].as_str().unwrap();
     assert!(reason.contains("illegal move 99"), "{reason}");
-    assert!(!over.to_string().contains("colour"), "its stderr is not for everyone: {over}");
+    assert!(
+        !over.to_string().contains("colour"),
+        "its stderr is not for everyone: {over}"
+    );
     let stderr = get(address, &ann, &format!("/api/games/{}/stderr", game["id"])).json();
     assert!(
         stderr["white"].as_str().unwrap().contains("white is not my colour"),

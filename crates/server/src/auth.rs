@@ -136,46 +136,58 @@ impl FromRequestParts<AppState> for SignedIn {
     }
 }
 
-/// Failed sign-ins by name: after `MAX_FAILURES` within `WINDOW`, the name waits out the window.
-/// Bounded: at most `MAX_NAMES` names are remembered (the oldest forgotten first).
-#[derive(Default)]
+/// Events by key within a window (failed sign-ins by name, uploads by account): after `max`
+/// within `window`, the key waits out the window. Bounded: at most `MAX_KEYS` keys are remembered
+/// (the oldest forgotten first).
 pub(crate) struct Brake {
-    failures: Mutex<HashMap<String, (u32, Instant)>>,
+    max: u32,
+    window: Duration,
+    seen: Mutex<HashMap<String, (u32, Instant)>>,
 }
 
-const MAX_FAILURES: u32 = 5;
-const WINDOW: Duration = Duration::from_secs(60);
-const MAX_NAMES: usize = 10_000;
+const MAX_KEYS: usize = 10_000;
 
 impl Brake {
-    /// Whether `name` may try now.
-    pub(crate) fn allows(&self, name: &str) -> bool {
-        let failures = self.failures.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        failures
-            .get(name)
-            .is_none_or(|(count, first)| *count < MAX_FAILURES || first.elapsed() > WINDOW)
+    pub(crate) fn new(max: u32, window: Duration) -> Brake {
+        Brake {
+            max,
+            window,
+            seen: Mutex::default(),
+        }
     }
 
-    pub(crate) fn failed(&self, name: &str) {
-        let mut failures = self.failures.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        if failures.len() >= MAX_NAMES {
-            failures.retain(|_, (_, first)| first.elapsed() <= WINDOW);
-            if failures.len() >= MAX_NAMES {
-                failures.clear();
+    /// Five wrong passwords for a name a minute.
+    pub(crate) fn sign_ins() -> Brake {
+        Brake::new(5, Duration::from_secs(60))
+    }
+
+    /// Whether `key` may go on now.
+    pub(crate) fn allows(&self, key: &str) -> bool {
+        let seen = self.seen.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        seen.get(key)
+            .is_none_or(|(count, first)| *count < self.max || first.elapsed() > self.window)
+    }
+
+    pub(crate) fn count(&self, key: &str) {
+        let mut seen = self.seen.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if seen.len() >= MAX_KEYS {
+            seen.retain(|_, (_, first)| first.elapsed() <= self.window);
+            if seen.len() >= MAX_KEYS {
+                seen.clear();
             }
         }
-        let entry = failures.entry(name.to_string()).or_insert((0, Instant::now()));
-        if entry.1.elapsed() > WINDOW {
+        let entry = seen.entry(key.to_string()).or_insert((0, Instant::now()));
+        if entry.1.elapsed() > self.window {
             *entry = (0, Instant::now());
         }
         entry.0 += 1;
     }
 
-    pub(crate) fn succeeded(&self, name: &str) {
-        self.failures
+    pub(crate) fn forget(&self, key: &str) {
+        self.seen
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .remove(name);
+            .remove(key);
     }
 }
 
@@ -206,7 +218,7 @@ pub(crate) async fn sign_in(state: &AppState, name: String, password: String) ->
     .map_err(|e| ServerError::Io(e.to_string()))??;
     match checked {
         Some((token, user)) => {
-            state.brake.succeeded(&user.name);
+            state.brake.forget(&user.name);
             Ok((token, user))
         }
         None => Err(ApiError(
@@ -218,7 +230,7 @@ pub(crate) async fn sign_in(state: &AppState, name: String, password: String) ->
 
 /// Records a failed sign-in of `name`.
 pub(crate) fn failed(state: &AppState, name: &str) {
-    state.brake.failed(name);
+    state.brake.count(name);
 }
 
 /// The hash of a password no one has, checked when a name is no account (made once).

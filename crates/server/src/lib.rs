@@ -105,7 +105,10 @@ pub struct ServeOptions {
 #[derive(Clone)]
 pub(crate) struct AppState {
     pub(crate) db: Arc<Mutex<rusqlite::Connection>>,
+    /// Failed sign-ins by name.
     pub(crate) brake: Arc<auth::Brake>,
+    /// Uploads by account: each costs a check game.
+    pub(crate) uploads: Arc<auth::Brake>,
     /// The data folder: the programs' files are under it.
     pub(crate) data: PathBuf,
     pub(crate) runner: Arc<games::run::Runner>,
@@ -146,7 +149,11 @@ pub fn serve(options: &ServeOptions, listening: impl FnOnce(SocketAddr)) -> Resu
     }
     let state = AppState {
         db,
-        brake: Arc::default(),
+        brake: Arc::new(auth::Brake::sign_ins()),
+        uploads: Arc::new(auth::Brake::new(
+            programs::UPLOADS_A_MINUTE,
+            std::time::Duration::from_secs(60),
+        )),
         data: options.data.clone(),
         runner,
     };

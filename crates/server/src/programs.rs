@@ -22,6 +22,9 @@ use othello_course::strategy::StrategySpec;
 /// The largest program accepted (a file of the course's forms is a few kilobytes).
 pub(crate) const MAX_PROGRAM: usize = 1 << 20;
 
+/// Uploads an account may make a minute (each is checked by a game in the sandbox).
+pub(crate) const UPLOADS_A_MINUTE: u32 = 10;
+
 /// A version as the API shows it.
 #[derive(Serialize, schemars::JsonSchema)]
 pub(crate) struct Version {
@@ -89,6 +92,13 @@ pub(crate) async fn upload(
     SignedIn(user): SignedIn,
     mut body: Multipart,
 ) -> Result<axum::Json<Version>, ApiError> {
+    if !state.uploads.allows(&user.name) {
+        return Err(ApiError(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!("at most {UPLOADS_A_MINUTE} uploads a minute: wait a minute"),
+        ));
+    }
+    state.uploads.count(&user.name);
     let (mut form, mut file) = (None, None);
     while let Some(field) = body
         .next_field()
