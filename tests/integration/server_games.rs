@@ -57,12 +57,12 @@ fn wait_for(address: &str, session: &str, id: &Value, within: Duration, done: im
     }
 }
 
-/// The course's quickmove fixture, writing to stderr on every move.
+/// The course's quickmove fixture, writing to stderr on every move (and the cores it may run on).
 fn talkative_program() -> Vec<u8> {
     let mut program =
         std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/players/quickmove_player.py")).unwrap();
     program.extend_from_slice(
-        b"\nimport sys as _sys\n_first = quickMove\ndef quickMove(board, player):\n    print('ann thinks hard', file=_sys.stderr)\n    return _first(board, player)\n",
+        b"\nimport sys as _sys\n_first = quickMove\ndef quickMove(board, player):\n    print('ann thinks hard', file=_sys.stderr)\n    print([l for l in open('/proc/self/status') if l.startswith('Cpus_allowed_list')][0].strip(), file=_sys.stderr)\n    return _first(board, player)\n",
     );
     program
 }
@@ -190,6 +190,21 @@ fn a_scrimmage_plays_to_its_end_with_every_move_on_its_events_and_a_record_othel
         "{stderr:?}"
     );
     assert!(stderr.json()["white"].is_null(), "the engine has no stderr");
+    // A game of programs runs pinned to one core.
+    let pinned = stderr.json()["black"]
+        .as_str()
+        .unwrap()
+        .lines()
+        .last()
+        .unwrap()
+        .to_string();
+    // (The tail shows a tab as \\t.)
+    let cores = pinned
+        .strip_prefix("Cpus_allowed_list:")
+        .unwrap()
+        .trim_start_matches("\\t")
+        .trim();
+    assert!(cores.parse::<usize>().is_ok(), "one core: {pinned:?}");
     assert_eq!(get(address, &teacher, &format!("/api/games/{id}/stderr")).status, 200);
     let hidden = get(address, &bob, &format!("/api/games/{id}/stderr"));
     assert_eq!(hidden.status, 403, "{hidden:?}");
