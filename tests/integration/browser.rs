@@ -112,6 +112,12 @@ async fn wait_text(client: &Client, css: &str, within: Duration, done: impl Fn(&
 }
 
 async fn sign_in(client: &Client, address: &str, name: &str, password: &str) {
+    sign_in_as(client, address, name, password).await;
+    wait_text(client, "header", Duration::from_secs(10), |t| t.contains(name)).await;
+}
+
+/// Fills the sign-in form and sends it.
+async fn sign_in_as(client: &Client, address: &str, name: &str, password: &str) {
     client.goto(&format!("http://{address}/login")).await.unwrap();
     client
         .find(Locator::Css("input[name=name]"))
@@ -134,7 +140,6 @@ async fn sign_in(client: &Client, address: &str, name: &str, password: &str) {
         .click()
         .await
         .unwrap();
-    wait_text(client, "header", Duration::from_secs(10), |t| t.contains(name)).await;
 }
 
 async fn upload(client: &Client, form: &str, file: &Path) -> String {
@@ -224,7 +229,13 @@ fn in_a_browser_a_student_signs_in_uploads_plays_the_engine_by_clicking_and_watc
         .unwrap();
     runtime.block_on(async {
         let ann = browser(&webdriver).await;
-        screenshot(&ann, "0-before-sign-in").await;
+        // A wrong password is refused on the page, as text.
+        sign_in_as(&ann, &address, "ann", "not-her-password").await;
+        wait_text(&ann, ".error", Duration::from_secs(10), |t| {
+            t.contains("wrong name or password")
+        })
+        .await;
+        screenshot(&ann, "0-sign-in-refused").await;
         sign_in(&ann, &address, "ann", &students[0].1).await;
         screenshot(&ann, "1-home").await;
 

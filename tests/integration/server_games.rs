@@ -109,6 +109,16 @@ fn a_scrimmage_plays_to_its_end_with_every_move_on_its_events_and_a_record_othel
     );
     assert_eq!(opened.status, 200, "{opened:?}");
 
+    // A newer version that passed is ann's active one: classmates play that one only.
+    let newer = upload(address, &ann, "quickmove", "mine.py", &talkative_program()).json();
+    refused(
+        &bob,
+        program["id"].clone(),
+        json!("random"),
+        403,
+        "not ann's active version",
+    );
+    let program = newer;
     let game = new_game(address, &bob, program["id"].clone(), json!("engine:1"));
     assert_eq!(game.status, 200, "{game:?}");
     let game = game.json();

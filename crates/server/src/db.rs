@@ -499,8 +499,9 @@ pub(crate) struct GameSummary {
     pub(crate) result: Option<crate::games::live::ResultView>,
 }
 
-/// The versions `user` may choose as a player: passed, and their own, or their owner's opened to
-/// the class (every one for the teacher); newest first, at most `limit`.
+/// The versions `user` may choose as a player: passed, and their own, or the active one (the
+/// newest that passed) of an owner opened to the class (every one for the teacher); their own
+/// first, then newest first, at most `limit`.
 pub(crate) fn playable_programs(
     connection: &Connection,
     user: &User,
@@ -508,9 +509,19 @@ pub(crate) fn playable_programs(
 ) -> Result<Vec<crate::programs::Version>, ServerError> {
     let mut statement = connection.prepare(&format!(
         "SELECT {VERSION_COLUMNS} FROM programs JOIN users ON users.id = programs.owner
-         WHERE programs.passed AND (?1 OR programs.owner = ?2 OR users.open)
+         WHERE programs.passed AND (?1 OR programs.owner = ?2 OR (users.open AND programs.id =
+             (SELECT max(id) FROM programs AS newer WHERE newer.owner = programs.owner AND newer.passed)))
          ORDER BY programs.owner = ?2 DESC, programs.id DESC LIMIT ?3"
     ))?;
     let rows = statement.query_map(params![user.role == Role::Teacher, user.id, limit as i64], version)?;
     Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// A student's active version: the newest that passed its check.
+pub(crate) fn active_version(connection: &Connection, owner: i64) -> Result<Option<i64>, ServerError> {
+    Ok(connection.query_row(
+        "SELECT max(id) FROM programs WHERE owner = ?1 AND passed",
+        params![owner],
+        |row| row.get(0),
+    )?)
 }

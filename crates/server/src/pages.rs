@@ -87,7 +87,8 @@ fn top(user: &User) -> Markup {
     }
 }
 
-fn login_page(token: &str, error: Option<&str>) -> Response {
+/// The sign-in form; after a refusal, with why and the name that was tried.
+fn login_page(token: &str, error: Option<&str>, name: &str) -> Response {
     page(
         "Sign in",
         html! {
@@ -95,7 +96,7 @@ fn login_page(token: &str, error: Option<&str>) -> Response {
             @if let Some(error) = error { p.error { (error) } }
             form method="post" action="/login" {
                 input type="hidden" name="csrf" value=(token);
-                label { "Name " input name="name" autocomplete="username" required; }
+                label { "Name " input name="name" value=(name) autocomplete="username" required; }
                 label { "Password " input name="password" type="password" autocomplete="current-password" required; }
                 button type="submit" { "Sign in" }
             }
@@ -108,7 +109,7 @@ pub(crate) async fn login_form() -> Response {
     let token = auth::new_token();
     (
         [(header::SET_COOKIE, auth::set_cookie(FORM_COOKIE, &token))],
-        login_page(&token, None),
+        login_page(&token, None, ""),
     )
         .into_response()
 }
@@ -140,7 +141,7 @@ pub(crate) async fn login(
             if error.0 == StatusCode::UNAUTHORIZED {
                 auth::failed(&state, &fields.name);
             }
-            Ok((error.0, login_page(&fields.csrf, Some(&error.1))).into_response())
+            Ok((error.0, login_page(&fields.csrf, Some(&error.1), &fields.name)).into_response())
         }
     }
 }

@@ -91,7 +91,8 @@ impl Seat {
 
     /// The seat a request names for `user`: `"me"`, a program version's id (a number, or its
     /// digits), `"engine:LEVEL"`, or a built-in strategy. A program must have passed its check and
-    /// be the user's own, or its owner's programs open to the class (the teacher may choose any).
+    /// be the user's own, or the active version (the newest that passed) of an owner the teacher
+    /// opened to the class (the teacher may choose any).
     pub(crate) fn requested(connection: &rusqlite::Connection, user: &User, named: &Value) -> Result<Seat, ApiError> {
         let bad = || {
             ApiError::bad_request(format!(
@@ -143,11 +144,22 @@ impl Seat {
                 found.verdict
             )));
         }
-        if found.owner_id != user.id && user.role != Role::Teacher && !found.open {
-            return Err(ApiError::forbidden(format!(
-                "program {id} is {}'s, and the teacher has not opened {}'s programs to the class",
-                found.owner, found.owner
-            )));
+        if found.owner_id != user.id && user.role != Role::Teacher {
+            if !found.open {
+                return Err(ApiError::forbidden(format!(
+                    "program {id} is {}'s, and the teacher has not opened {}'s programs to the class",
+                    found.owner, found.owner
+                )));
+            }
+            // A classmate plays the owner's active version (their own older ones are theirs to try).
+            let active = db::active_version(connection, found.owner_id)?;
+            if active != Some(id) {
+                return Err(ApiError::forbidden(format!(
+                    "program {id} is not {}'s active version: choose #{}, the newest that passed",
+                    found.owner,
+                    active.unwrap_or(id)
+                )));
+            }
         }
         Ok(Seat::Program {
             id,
