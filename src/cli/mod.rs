@@ -290,13 +290,21 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
         (true, _, _) => args,
     };
     let parsed = root_command()
-        .try_get_matches_from(std::iter::once("othello".to_string()).chain(args))
+        .try_get_matches_from(std::iter::once("othello".to_string()).chain(args.iter().cloned()))
         .and_then(|matches| Cli::from_arg_matches(&matches));
     let cli = match parsed {
         Ok(cli) => cli,
         Err(error) if !error.use_stderr() => return write_stdout(&error.render().to_string()),
         Err(error) => bail!(first_line_of(&error)),
     };
+    if let Command::Serve(_) = cli.command {
+        // The server is an executable of its own: the lab mode's start-up carries none of it.
+        let at = args
+            .iter()
+            .position(|word| word == "serve")
+            .expect("the subcommand was parsed");
+        return serve::forward(&args[at + 1..]);
+    }
     let engine = EngineSettings {
         weights: cli.weights.as_deref().map(othello_engine::patterns::load).transpose()?,
         book: match cli.book.as_ref().filter(|_| !cli.no_book) {
@@ -318,6 +326,23 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
         eprintln!("othello: {notice}");
     }
     result
+}
+
+/// The `othello-serve` executable: `othello serve`'s words, parsed as `othello serve` parses them.
+pub fn serve_main(args: Vec<OsString>) -> Result<()> {
+    let words = std::iter::once(OsString::from("othello")).chain(std::iter::once(OsString::from("serve")));
+    let parsed = root_command()
+        .try_get_matches_from(words.chain(args))
+        .and_then(|matches| Cli::from_arg_matches(&matches));
+    match parsed {
+        Ok(Cli {
+            command: Command::Serve(args),
+            ..
+        }) => serve::run(args),
+        Ok(_) => bail!("othello-serve runs the server only"),
+        Err(error) if !error.use_stderr() => write_stdout(&error.render().to_string()),
+        Err(error) => bail!(first_line_of(&error)),
+    }
 }
 
 /// What the global options give every command: its engines' settings and how it talks to people.
@@ -344,7 +369,7 @@ fn dispatch(command: Command, settings: &Settings) -> Result<()> {
         Command::Play(args) => play::run(args, settings),
         Command::Replay(args) => replay::run(args),
         Command::Selfplay(args) => selfplay::run(args, settings),
-        Command::Serve(args) => serve::run(args),
+        Command::Serve(_) => unreachable!("othello serve runs othello-serve"),
         Command::Solve(args) => solve::run(args, settings),
         Command::Tournament(args) => tournament::run(args, settings),
         Command::Train(args) => train::run(args, &settings.engine),

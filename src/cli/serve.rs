@@ -1,5 +1,6 @@
 //! `othello serve`: the class's server (othello_server), its data folder made by `init`, its
-//! students added from a roster.
+//! students added from a roster. It runs as an executable of its own, `othello-serve` beside
+//! `othello` (src/bin/othello-serve.rs): `othello serve` runs that with the same words.
 
 use std::io::Write;
 use std::net::SocketAddr;
@@ -40,6 +41,21 @@ enum ServeCommand {
         data: PathBuf,
         roster: PathBuf,
     },
+}
+
+/// `othello serve WORDS`: runs `othello-serve WORDS` in this process's place.
+pub fn forward(words: &[String]) -> Result<()> {
+    use std::os::unix::process::CommandExt;
+    let own = std::env::current_exe().context("cannot find this program's own path")?;
+    let server = own.with_file_name("othello-serve");
+    if !server.is_file() {
+        bail!(
+            "othello serve runs {}, which is not there: build it with cargo build --release --bins (cargo install --path . installs both)",
+            server.display()
+        );
+    }
+    let error = std::process::Command::new(&server).args(words).exec();
+    Err(error).with_context(|| format!("cannot run {}", server.display()))
 }
 
 /// The most names a roster may hold.
