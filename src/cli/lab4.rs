@@ -19,8 +19,8 @@ use othello_course::strategy::StrategySpec;
 Failure codes, in the transcripts and reports, are the Lab 4 handout's: -1 a pass, -2 time-out,
 -3 illegal move (a square that is taken or flips nothing, out of range, not an integer), -4 no move,
 -5 a program error (a crash, an exception, a memory or file-size limit). The JSON gives each failure
-both as `code` and as the tournament server's `server_code`: -1 no move submitted, -2 not an integer
-or out of range, -3 an illegal move, -4 time-out, -5 an error.")]
+both as `code` and as the tournament server records it, `server_code`: -2 no move, not an integer
+in 0..63, or a crash before a move, -3 an illegal move, -4 a time-out.")]
 pub struct Lab4Args {
     /// The player: argv:COMMAND, quickmove:FILE.py, strategy:FILE.py, or a built-in strategy
     #[arg(required_unless_present = "class")]

@@ -340,9 +340,15 @@ fn in_a_browser_a_student_signs_in_uploads_plays_the_engine_by_clicking_and_watc
             .goto(&format!("http://{address}/games/{scrimmage}"))
             .await
             .unwrap();
-        let mut counts = Vec::new();
+        let (mut counts, mut clock_ran) = (Vec::new(), false);
         let start = Instant::now();
         loop {
+            // The side to move's clock runs on the page between moves.
+            for side in ["#black", "#white"] {
+                clock_ran |= text(&watcher, &format!("{side} .thinking"))
+                    .await
+                    .starts_with("this move: ");
+            }
             let count = watcher.find_all(Locator::Css("#moves div")).await.unwrap().len();
             if counts.last() != Some(&count) {
                 counts.push(count);
@@ -363,6 +369,7 @@ fn in_a_browser_a_student_signs_in_uploads_plays_the_engine_by_clicking_and_watc
             counts.len() >= 5,
             "the page followed the game move by move, not only its end: {counts:?}"
         );
+        assert!(clock_ran, "the clock of the side to move ran on the page");
         screenshot(&watcher, "8-watched-to-its-end").await;
         watcher.close().await.unwrap();
         ann.close().await.unwrap();

@@ -7,7 +7,7 @@ use crate::common;
 
 use std::path::{Path, PathBuf};
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 /// Python: the legal moves of `board` (64 characters of .xo) for `token`.
 const LEGAL: &str = r#"
@@ -881,4 +881,58 @@ fn a_swiss_tournament_pairs_nobody_twice_where_it_need_not() {
         pairs.dedup();
         assert_eq!(pairs.len(), before, "seed {seed}: a rematch in {pairs:?}");
     }
+}
+
+#[test]
+fn a_tournament_gives_every_forfeit_reason_in_json_and_csv_and_its_text_says_what_it_left_out() {
+    // `true` ends without a move: it forfeits every game it plays (8: two opponents, both colours,
+    // two rounds).
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("standings.csv");
+    let run = |extra: &[&str]| {
+        let output = common::othello(["tournament", "random", "greedy", "argv:true", "--rounds", "2"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let report: Value = serde_json::from_str(&run(&["--json"])).unwrap();
+    let failing = report["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["player"] == "argv:true")
+        .unwrap()
+        .clone();
+    assert_eq!(failing["forfeits"], 8, "{failing}");
+    let reasons = failing["forfeit_reasons"].as_array().unwrap();
+    assert_eq!(reasons.len(), 8, "every one: {failing}");
+    // No move: the handout's -4, and the -2 (READ_INVALID) the course's server records.
+    assert!(
+        reasons
+            .iter()
+            .all(|r| r["failure"].as_str().unwrap().contains("no move") && r["code"] == -4 && r["server_code"] == -2),
+        "{failing}"
+    );
+    run(&["--csv", csv.to_str().unwrap()]);
+    let table = std::fs::read_to_string(&csv).unwrap();
+    let row = table.lines().find(|line| line.contains("argv:true")).unwrap();
+    assert_eq!(row.matches("round ").count(), 8, "{row}");
+    let text = run(&[]);
+    assert!(
+        text.contains("... and 3 more (--json and --csv give every one)"),
+        "{text}"
+    );
+    // A crash before a move: the handout's -5, and -2 again on the course's server.
+    let output = common::othello(["tournament", "random", "argv:false", "--json"])
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let crashed = &report["standings"][1]["forfeit_reasons"][0];
+    assert_eq!(
+        (&crashed["code"], &crashed["server_code"]),
+        (&json!(-5), &json!(-2)),
+        "{report}"
+    );
 }

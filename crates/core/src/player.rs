@@ -48,16 +48,17 @@ impl Failure {
         }
     }
 
-    /// The tournament server's codes for the same failure: -1 no move submitted, -2 not an integer
-    /// or out of range (READ_INVALID), -3 an illegal move (INVALID_MOVE), -4 time-out, -5 an error.
+    /// The tournament server's code for the same failure of a student's program, as its moderator
+    /// records it (read from its source, run beside ours): -2 (READ_INVALID) for no move, a value
+    /// that is not an integer in 0..63, or an exception before a move; -3 (INVALID_MOVE) for an
+    /// illegal move; -4 for a time-out, which that server scores as a tie. (It gives -1 to a person
+    /// who submitted nothing, and -5 to its own unexpected errors: never to a program.)
     pub fn server_code(&self) -> i32 {
         match self {
-            Failure::NoMove => -1,
-            Failure::NotAMove(_) => -2,
+            Failure::NoMove | Failure::NotAMove(_) | Failure::Crashed(_) => -2,
             Failure::Illegal(number) if !(0..64).contains(number) => -2,
             Failure::Illegal(_) => -3,
             Failure::TimedOut => -4,
-            Failure::Crashed(_) => -5,
         }
     }
 }

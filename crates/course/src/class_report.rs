@@ -191,8 +191,11 @@ pub fn tournament_html(
     out
 }
 
-/// A tournament's standings for people: a title line, the table, each forfeit's reason, and
-/// whether the same seed gives the same games.
+/// Forfeits a player's text lists by their reasons (JSON, CSV and the HTML page give every one).
+const TEXT_NOTES: usize = 5;
+
+/// A tournament's standings for people: a title line, the table, each forfeit's reason (the first
+/// few a player), and whether the same seed gives the same games.
 pub fn standings_text(
     title: &str,
     names: &[String],
@@ -209,12 +212,12 @@ pub fn standings_text(
         out += "Forfeits:\n";
         for s in forfeited {
             let _ = writeln!(out, "  {} ({}):", names[s.player], s.forfeits);
-            for note in &s.forfeit_notes {
+            for note in s.forfeit_notes.iter().take(TEXT_NOTES) {
                 let _ = writeln!(out, "    {}", note.describe(names));
             }
-            let more = s.forfeits as usize - s.forfeit_notes.len();
+            let more = s.forfeit_notes.len().saturating_sub(TEXT_NOTES);
             if more > 0 {
-                let _ = writeln!(out, "    ... and {more} more");
+                let _ = writeln!(out, "    ... and {more} more (--json and --csv give every one)");
             }
         }
     }

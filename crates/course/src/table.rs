@@ -435,7 +435,7 @@ mod tests {
                 color: Color::White,
                 ply: 3,
                 code: -4,
-                server_code: -1,
+                server_code: -2,
                 failure: "no move given".to_string(),
                 stderr: None,
             }],

@@ -78,12 +78,10 @@ pub struct Standing {
     pub byes: u32,
     /// Own discs minus the opponent's, over all games.
     pub discs: i64,
-    /// Why it forfeited, its first forfeits (at most MAX_NOTES).
+    /// Why it forfeited, every forfeit in the order played (a tournament's games are bounded by its
+    /// players and rounds: so are these).
     pub forfeit_notes: Vec<ForfeitNote>,
 }
-
-/// Forfeits whose reasons a standing keeps (the count has them all).
-pub(crate) const MAX_NOTES: usize = 5;
 
 /// Why a player forfeited one game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -229,9 +227,7 @@ fn record(standing: &mut Standing, own: u32, other: u32, forfeit: Option<Forfeit
     standing.discs += i64::from(own) - i64::from(other);
     if let Some(note) = forfeit {
         standing.forfeits += 1;
-        if standing.forfeit_notes.len() < MAX_NOTES {
-            standing.forfeit_notes.push(note);
-        }
+        standing.forfeit_notes.push(note);
     }
     match own.cmp(&other) {
         std::cmp::Ordering::Greater => standing.wins += 1,

@@ -100,10 +100,22 @@ function gamePage(main) {
     return value.toFixed(value < 10 ? 2 : 1) + " s";
   }
 
+  // The side to move's clock runs on the page between events: its time so far in this move, by
+  // the server's clock (this machine's may differ: the offset is taken from each view).
+  let offset = 0;
+  setInterval(() => {
+    if (!view || !view.to_move || view.clocks.thinking_since == null) return;
+    const box = $(view.to_move).querySelector(".thinking");
+    const elapsed = (Date.now() - offset - view.clocks.thinking_since) / 1000;
+    box.textContent = "this move: " + Math.max(0, elapsed).toFixed(1) + " s";
+  }, 100);
+
   function show(next) {
     // Events and answers may cross: never go back to an older view.
     if (view && (next.moves.length < view.moves.length || (view.result && !next.result))) return;
     view = next;
+    offset = Date.now() - view.clocks.at;
+    for (const side of ["black", "white"]) $(side).querySelector(".thinking").textContent = "";
     const last = [...view.moves].reverse().find((m) => m.square);
     const legal = mine() ? view.legal : [];
     cells.forEach((cell, k) => {

@@ -334,6 +334,7 @@ pub(crate) async fn game(
                 div { span.name {} " (" (color) ")" }
                 div.discs {}
                 div.clock.muted {}
+                div.thinking.muted {}
             }
         }
     };

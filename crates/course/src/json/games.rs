@@ -145,7 +145,7 @@ pub struct StandingJson {
     pub byes: u32,
     /// Own discs minus the opponents', over all games.
     pub discs: i64,
-    /// The first forfeits' reasons.
+    /// Every forfeit's reason, in the order played.
     pub forfeit_reasons: Vec<ForfeitJson>,
 }
 
