@@ -426,6 +426,44 @@ fn uploads_are_checked_kept_and_shown_to_their_owner_only() {
     let broken = upload(address, &ann, "strategy", "mine.py", b"class Strategy(:\n").json();
     assert_eq!(broken["passed"], false, "{broken}");
     assert!(broken["verdict"].as_str().unwrap().contains("SyntaxError"), "{broken}");
+    // Each form, good and failing its check: bob's strategy plays; his quickmove's illegal move and
+    // his argv program's silence are its verdicts.
+    let fixture = |name: &str| {
+        std::fs::read(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("fixtures/players")
+                .join(name),
+        )
+        .unwrap()
+    };
+    // (An upload is one file: the example strategy with the module it imports pasted in.)
+    let whole = [
+        fixture("quickmove_player.py"),
+        fixture("strategy_player.py")
+            .split(|&b| b == b'\n')
+            .filter(|line| !line.starts_with(b"from quickmove_player"))
+            .collect::<Vec<_>>()
+            .join(&b'\n'),
+    ]
+    .join(&b'\n');
+    let strategy = upload(address, &bob, "strategy", "s.py", &whole).json();
+    assert_eq!(strategy["passed"], true, "{strategy}");
+    let illegal = upload(
+        address,
+        &bob,
+        "quickmove",
+        "q.py",
+        b"def quickMove(board, token):\n    return 0\n",
+    )
+    .json();
+    assert_eq!(illegal["passed"], false, "{illegal}");
+    assert!(
+        illegal["verdict"].as_str().unwrap().contains("illegal move 0"),
+        "{illegal}"
+    );
+    let silent = upload(address, &bob, "argv", "a.py", b"import sys\n").json();
+    assert_eq!(silent["passed"], false, "{silent}");
+    assert!(silent["verdict"].as_str().unwrap().contains("no move"), "{silent}");
     // What is not an upload is refused, in JSON.
     let bad_form = upload(address, &ann, "python", "x.py", &good);
     assert_eq!(bad_form.status, 400);
@@ -437,9 +475,9 @@ fn uploads_are_checked_kept_and_shown_to_their_owner_only() {
     let list = |session: &str| http::get(address, "/api/programs", Some(&format!("othello_session={session}"))).json();
     assert_eq!(list(&ann).as_array().unwrap().len(), 3);
     assert_eq!(list(&ann)[0]["id"], broken["id"], "newest first");
-    assert_eq!(list(&bob).as_array().unwrap().len(), 0);
+    assert_eq!(list(&bob).as_array().unwrap().len(), 3);
     let teacher_session = sign_in(address, "teacher", &teacher);
-    assert_eq!(list(&teacher_session).as_array().unwrap().len(), 3);
+    assert_eq!(list(&teacher_session).as_array().unwrap().len(), 6);
     let source = |session: &str, id: &serde_json::Value| {
         http::get(
             address,
