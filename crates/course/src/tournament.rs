@@ -128,31 +128,17 @@ impl Standing {
 /// Returns the standings, best first.
 pub fn run(config: &TournamentConfig, mut on_game: impl FnMut(&Pairing, &PlayedGame)) -> Vec<Standing> {
     let count = config.players.len();
-    let mut standings: Vec<Standing> = (0..count)
-        .map(|player| Standing {
-            player,
-            ..Standing::default()
-        })
-        .collect();
+    let mut standings: Vec<Standing> = (0..count).map(Standing::new).collect();
     let mut number = 0u64;
     let mut met = vec![vec![false; count]; count];
     let rounds = match config.format {
         Format::RoundRobin { rounds } | Format::Swiss { rounds } => rounds,
     };
     for round in 0..rounds {
-        let pairs = match config.format {
-            Format::RoundRobin { .. } => (0..count).flat_map(|i| (i + 1..count).map(move |j| (i, j))).collect(),
-            Format::Swiss { .. } => {
-                let (pairs, bye) = swiss_pairs(&standings, &met);
-                if let Some(player) = bye {
-                    // A bye scores as two won games with no discs.
-                    standings[player].byes += 1;
-                    standings[player].wins += 2;
-                    standings[player].games += 2;
-                }
-                pairs
-            }
-        };
+        let (pairs, bye) = round_pairs(config.format, &standings, &met);
+        if let Some(player) = bye {
+            standings[player].bye();
+        }
         let pairings: Vec<Pairing> = pairs
             .into_iter()
             .map(|(first, second)| {
@@ -196,43 +182,71 @@ pub fn run(config: &TournamentConfig, mut on_game: impl FnMut(&Pairing, &PlayedG
             };
             let a_failed = played.forfeit.as_ref().map(|f| f.side) == Some(played.a_color);
             let b_failed = played.forfeit.as_ref().is_some_and(|f| f.side != played.a_color);
-            record(
-                &mut standings[pairing.first],
-                a,
-                b,
-                a_failed.then(|| note(pairing.second)).flatten(),
-            );
-            record(
-                &mut standings[pairing.second],
-                b,
-                a,
-                b_failed.then(|| note(pairing.first)).flatten(),
-            );
+            standings[pairing.first].add_game(a, b, a_failed.then(|| note(pairing.second)).flatten());
+            standings[pairing.second].add_game(b, a, b_failed.then(|| note(pairing.first)).flatten());
             on_game(&pairing, &played);
             true
         });
     }
-    let mut ranked = standings;
-    ranked.sort_by(|x, y| {
+    rank(standings)
+}
+
+/// The standings best first: by points, then discs, then the player's number.
+pub fn rank(mut standings: Vec<Standing>) -> Vec<Standing> {
+    standings.sort_by(|x, y| {
         y.points()
             .total_cmp(&x.points())
             .then(y.discs.cmp(&x.discs))
             .then(x.player.cmp(&y.player))
     });
-    ranked
+    standings
 }
 
-fn record(standing: &mut Standing, own: u32, other: u32, forfeit: Option<ForfeitNote>) {
-    standing.games += 1;
-    standing.discs += i64::from(own) - i64::from(other);
-    if let Some(note) = forfeit {
-        standing.forfeits += 1;
-        standing.forfeit_notes.push(note);
+/// A round's pairings given the standings so far and who has met whom: every pair (round robin),
+/// or by standing (Swiss, with the player who sits the round out, if one must).
+pub fn round_pairs(format: Format, standings: &[Standing], met: &[Vec<bool>]) -> (Vec<(usize, usize)>, Option<usize>) {
+    match format {
+        Format::RoundRobin { .. } => {
+            let count = standings.len();
+            (
+                (0..count).flat_map(|i| (i + 1..count).map(move |j| (i, j))).collect(),
+                None,
+            )
+        }
+        Format::Swiss { .. } => swiss_pairs(standings, met),
     }
-    match own.cmp(&other) {
-        std::cmp::Ordering::Greater => standing.wins += 1,
-        std::cmp::Ordering::Equal => standing.draws += 1,
-        std::cmp::Ordering::Less => standing.losses += 1,
+}
+
+impl Standing {
+    /// A player with no game yet.
+    pub fn new(player: usize) -> Standing {
+        Standing {
+            player,
+            ..Standing::default()
+        }
+    }
+
+    /// A bye scores as two won games with no discs.
+    pub fn bye(&mut self) {
+        self.byes += 1;
+        self.wins += 2;
+        self.games += 2;
+    }
+
+    /// One game: its own discs and the opponent's at the end (0 to 64 against a side that
+    /// forfeited), and why it forfeited, if it did.
+    pub fn add_game(&mut self, own: u32, other: u32, forfeit: Option<ForfeitNote>) {
+        self.games += 1;
+        self.discs += i64::from(own) - i64::from(other);
+        if let Some(note) = forfeit {
+            self.forfeits += 1;
+            self.forfeit_notes.push(note);
+        }
+        match own.cmp(&other) {
+            std::cmp::Ordering::Greater => self.wins += 1,
+            std::cmp::Ordering::Equal => self.draws += 1,
+            std::cmp::Ordering::Less => self.losses += 1,
+        }
     }
 }
 
