@@ -212,7 +212,7 @@ fn in_a_browser_a_student_signs_in_uploads_plays_the_engine_by_clicking_and_watc
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
     let teacher = init(&data);
-    let students = add_students(&data, &["ann"]);
+    let students = add_students(&data, &["ann", "bob"]);
     let server = serve(&data);
     let address = server.address.clone();
     let port = free_port();
@@ -371,6 +371,42 @@ fn in_a_browser_a_student_signs_in_uploads_plays_the_engine_by_clicking_and_watc
         );
         assert!(clock_ran, "the clock of the side to move ran on the page");
         screenshot(&watcher, "8-watched-to-its-end").await;
+
+        // The teacher starts a tournament of the class (bob uploads too) and follows its standings.
+        let bob = super::server::sign_in(&address, "bob", &students[1].1);
+        let program = std::fs::read(&good).unwrap();
+        assert_eq!(
+            super::server::upload(&address, &bob, "quickmove", "b.py", &program).json()["passed"],
+            true
+        );
+        watcher.goto(&format!("http://{address}/")).await.unwrap();
+        screenshot(&watcher, "9-teacher-home").await;
+        watcher
+            .find(Locator::Css("#new-tournament input[name=name]"))
+            .await
+            .unwrap()
+            .send_keys("Lab 6 trial")
+            .await
+            .unwrap();
+        watcher
+            .find(Locator::Css("#new-tournament button"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        wait_text(&watcher, "#tournament-status", Duration::from_secs(10), |t| {
+            t.contains("games played")
+        })
+        .await;
+        screenshot(&watcher, "10-tournament-running").await;
+        wait_text(&watcher, "#tournament-status", Duration::from_secs(120), |t| {
+            t.contains("finished")
+        })
+        .await;
+        let standings = text(&watcher, "#standings").await;
+        assert!(standings.contains("ann") && standings.contains("bob"), "{standings}");
+        screenshot(&watcher, "11-tournament-finished").await;
         watcher.close().await.unwrap();
         ann.close().await.unwrap();
     });

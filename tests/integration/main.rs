@@ -32,5 +32,6 @@ mod selfplay;
 mod server;
 mod server_games;
 mod server_load;
+mod server_tournaments;
 mod settings;
 mod stability;

@@ -31,6 +31,23 @@ function home() {
       }
     });
   }
+  const newTournament = $("new-tournament");
+  if (newTournament) {
+    newTournament.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      $("new-tournament-error").textContent = "";
+      try {
+        const tournament = await send("POST", "/api/tournaments", {
+          name: newTournament.elements.name.value,
+          format: newTournament.elements.format.value,
+          rounds: Number(newTournament.elements.rounds.value),
+        });
+        location.href = "/tournaments/" + tournament.id;
+      } catch (error) {
+        $("new-tournament-error").textContent = error.message;
+      }
+    });
+  }
   const upload = $("upload");
   if (upload) {
     upload.addEventListener("submit", async (event) => {

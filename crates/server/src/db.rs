@@ -52,6 +52,34 @@ const SCHEMA: &[&str] = &[
         white_stderr TEXT
     );
     CREATE INDEX games_by_status ON games (status);",
+    "CREATE TABLE tournaments (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        format TEXT NOT NULL CHECK (format IN ('round robin', 'swiss')),
+        rounds INTEGER NOT NULL,
+        seed INTEGER NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('running', 'finished')),
+        creator INTEGER NOT NULL REFERENCES users(id),
+        created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+    );
+    CREATE TABLE entrants (
+        tournament INTEGER NOT NULL REFERENCES tournaments(id),
+        position INTEGER NOT NULL,
+        program INTEGER NOT NULL REFERENCES programs(id),
+        PRIMARY KEY (tournament, position)
+    );
+    CREATE TABLE byes (
+        tournament INTEGER NOT NULL REFERENCES tournaments(id),
+        round INTEGER NOT NULL,
+        position INTEGER NOT NULL,
+        PRIMARY KEY (tournament, round)
+    );
+    ALTER TABLE games ADD COLUMN tournament INTEGER REFERENCES tournaments(id);
+    ALTER TABLE games ADD COLUMN round INTEGER;
+    ALTER TABLE games ADD COLUMN first INTEGER;
+    ALTER TABLE games ADD COLUMN second INTEGER;
+    ALTER TABLE games ADD COLUMN opening TEXT NOT NULL DEFAULT '';
+    CREATE INDEX games_by_tournament ON games (tournament, round);",
 ];
 
 /// Who an account is.
@@ -339,19 +367,60 @@ pub(crate) fn program_seat(
         .transpose()
 }
 
-/// A new game, queued or (with a person in it) running: its id.
+/// Where a tournament's game belongs: its tournament, round and the pairing's entrants (`first`
+/// plays black in the pairing's first game).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct InTournament {
+    pub(crate) tournament: i64,
+    pub(crate) round: u32,
+    pub(crate) first: usize,
+    pub(crate) second: usize,
+}
+
+/// A new game, queued: its id and when it was asked for.
 pub(crate) fn add_game(
     connection: &Connection,
     creator: i64,
     seats: [&crate::games::seat::Seat; 2],
+    opening: &str,
+    place: Option<InTournament>,
 ) -> Result<(i64, String), ServerError> {
     connection.execute(
-        "INSERT INTO games (creator, black, white, black_name, white_name, status) VALUES (?1, ?2, ?3, ?4, ?5, 'queued')",
-        params![creator, seats[0].key(), seats[1].key(), seats[0].name(), seats[1].name()],
+        "INSERT INTO games (creator, black, white, black_name, white_name, status, opening, tournament, round, first, second)
+         VALUES (?1, ?2, ?3, ?4, ?5, 'queued', ?6, ?7, ?8, ?9, ?10)",
+        params![
+            creator,
+            seats[0].key(),
+            seats[1].key(),
+            seats[0].name(),
+            seats[1].name(),
+            opening,
+            place.map(|p| p.tournament),
+            place.map(|p| p.round),
+            place.map(|p| p.first as i64),
+            place.map(|p| p.second as i64),
+        ],
     )?;
     let id = connection.last_insert_rowid();
     let created = connection.query_row("SELECT created FROM games WHERE id = ?1", params![id], |row| row.get(0))?;
     Ok((id, created))
+}
+
+/// The oldest game of programs waiting for a core, claimed (marked running) in the same statement:
+/// no two claim one.
+pub(crate) fn claim_next(connection: &Connection) -> Result<Option<i64>, ServerError> {
+    Ok(connection
+        .query_row(
+            &format!(
+                "UPDATE games SET status = 'running', started = {NOW} WHERE id = (
+                     SELECT id FROM games WHERE status = 'queued'
+                     AND black NOT LIKE 'person:%' AND white NOT LIKE 'person:%' ORDER BY id LIMIT 1)
+                 RETURNING id"
+            ),
+            [],
+            |row| row.get(0),
+        )
+        .optional()?)
 }
 
 /// Games not yet over that `user` asked for.
@@ -382,6 +451,7 @@ pub(crate) fn game_finished(
     connection: &Connection,
     id: i64,
     log: &othello_core::log::GameLog,
+    result: &crate::games::live::ResultView,
     stderr: &[Option<String>; 2],
 ) -> Result<(), ServerError> {
     connection.execute(
@@ -392,7 +462,7 @@ pub(crate) fn game_finished(
         params![
             log.transcript.clone().unwrap_or_default(),
             serde_json::to_string(log).expect("a game's log serializes"),
-            serde_json::to_string(&log.result).expect("a result serializes"),
+            serde_json::to_string(result).expect("a result serializes"),
             stderr[0],
             stderr[1],
             id
@@ -411,21 +481,23 @@ pub(crate) fn game_interrupted(connection: &Connection, id: i64) -> Result<(), S
     Ok(())
 }
 
-/// At start: the games that were running when the server stopped are interrupted (not scored);
-/// the ids of those still queued come back, oldest first, to be played.
-pub(crate) fn recover_games(connection: &mut Connection) -> Result<(usize, Vec<i64>), ServerError> {
+/// At start: the games that were running when the server stopped are interrupted (kept, not
+/// scored), except a tournament's, which go back to the queue to be played again from their start
+/// (a tournament's game is played to its end exactly once): how many of each.
+pub(crate) fn recover_games(connection: &mut Connection) -> Result<(usize, usize), ServerError> {
     let transaction = connection.transaction()?;
     let interrupted = transaction.execute(
-        &format!("UPDATE games SET status = 'interrupted', ended = {NOW} WHERE status = 'running'"),
+        &format!(
+            "UPDATE games SET status = 'interrupted', ended = {NOW} WHERE status = 'running' AND tournament IS NULL"
+        ),
         [],
     )?;
-    let queued = {
-        let mut statement = transaction.prepare("SELECT id FROM games WHERE status = 'queued' ORDER BY id")?;
-        let rows = statement.query_map([], |row| row.get(0))?;
-        rows.collect::<Result<Vec<i64>, _>>()?
-    };
+    let again = transaction.execute(
+        "UPDATE games SET status = 'queued', started = NULL, moves = '' WHERE status = 'running' AND tournament IS NOT NULL",
+        [],
+    )?;
     transaction.commit()?;
-    Ok((interrupted, queued))
+    Ok((interrupted, again))
 }
 
 /// A game as the database keeps it.
@@ -440,10 +512,13 @@ pub(crate) struct GameRow {
     pub(crate) moves: String,
     pub(crate) log: Option<String>,
     pub(crate) stderr: [Option<String>; 2],
+    pub(crate) opening: String,
+    pub(crate) place: Option<InTournament>,
+    pub(crate) result: Option<String>,
 }
 
-const GAME_COLUMNS: &str =
-    "id, black, white, black_name, white_name, status, created, started, ended, moves, log, black_stderr, white_stderr";
+const GAME_COLUMNS: &str = "id, black, white, black_name, white_name, status, created, started, ended, moves, log,
+     black_stderr, white_stderr, opening, tournament, round, first, second, result";
 
 fn game_row(row: &rusqlite::Row) -> rusqlite::Result<GameRow> {
     Ok(GameRow {
@@ -457,6 +532,17 @@ fn game_row(row: &rusqlite::Row) -> rusqlite::Result<GameRow> {
         moves: row.get(9)?,
         log: row.get(10)?,
         stderr: [row.get(11)?, row.get(12)?],
+        opening: row.get(13)?,
+        place: match row.get::<_, Option<i64>>(14)? {
+            Some(tournament) => Some(InTournament {
+                tournament,
+                round: row.get(15)?,
+                first: row.get::<_, i64>(16)? as usize,
+                second: row.get::<_, i64>(17)? as usize,
+            }),
+            None => None,
+        },
+        result: row.get(18)?,
     })
 }
 

@@ -21,6 +21,7 @@ mod error;
 mod games;
 mod pages;
 mod programs;
+mod tournaments;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -132,10 +133,14 @@ impl AppState {
 /// port 0, the one the system chose).
 pub fn serve(options: &ServeOptions, listening: impl FnOnce(SocketAddr)) -> Result<(), ServerError> {
     let mut connection = db::open(&options.data)?;
-    let (interrupted, queued) = db::recover_games(&mut connection)?;
-    if interrupted > 0 {
-        eprintln!("{interrupted} games were running when the server stopped: marked interrupted");
+    let (interrupted, again) = db::recover_games(&mut connection)?;
+    if interrupted + again > 0 {
+        eprintln!(
+            "{} games were running when the server stopped: {interrupted} marked interrupted, {again} of tournaments queued to be played again",
+            interrupted + again
+        );
     }
+    tournaments::advance_all(&connection)?;
     let db = Arc::new(Mutex::new(connection));
     let runner = Arc::new(games::run::Runner {
         db: Arc::clone(&db),
@@ -143,9 +148,14 @@ pub fn serve(options: &ServeOptions, listening: impl FnOnce(SocketAddr)) -> Resu
         cores: Arc::new(cores::Cores::new(options.games)),
         live: games::live::Live::default(),
         settings: othello_engine::settings::EngineSettings::default(),
+        bell: Default::default(),
     });
-    for id in queued {
-        games::requeue(&runner, id)?;
+    {
+        let runner = Arc::clone(&runner);
+        std::thread::Builder::new()
+            .name("dispatcher".to_string())
+            .spawn(move || runner.dispatch())
+            .map_err(|e| ServerError::Io(format!("cannot start the queue: {e}")))?;
     }
     let state = AppState {
         db,
@@ -192,6 +202,9 @@ fn router(state: AppState) -> axum::Router {
         )
         .route("/api/programs/{id}/source", get(programs::source))
         .route("/api/students/{name}", axum::routing::put(api::set_student))
+        .route("/api/tournaments", post(tournaments::create).get(tournaments::list))
+        .route("/api/tournaments/{id}", get(tournaments::one))
+        .route("/api/tournaments/{id}/csv", get(tournaments::csv))
         .route("/api/games", post(games::create).get(games::list))
         .route("/api/games/{id}", get(games::one))
         .route("/api/games/{id}/moves", post(games::person_moves))
@@ -201,6 +214,7 @@ fn router(state: AppState) -> axum::Router {
         .route("/api/games/{id}/stderr", get(games::stderr))
         .route("/", get(pages::home))
         .route("/games", get(pages::games))
+        .route("/tournaments/{id}", get(pages::tournament))
         .route("/games/{id}", get(pages::game))
         .route("/games/{id}/replay", get(pages::replay))
         .route("/assets/app.css", get(pages::style))

@@ -190,6 +190,17 @@ fn home_page(user: &User, home: &Home, message: Option<&str>) -> Response {
                 button type="submit" { "Start the game" }
                 p.error #new-game-error {}
             }
+            @if user.role == Role::Teacher {
+                h2 { "Start a tournament" }
+                p.muted { "Every student's active version (the newest that passed its check), on the tournament server's clock: 1 s a move, unused time carried over. Each pairing plays two games from a balanced opening, the colours swapped." }
+                form #new-tournament {
+                    label { "Name " input name="name" required maxlength="80"; }
+                    label { "Format " select name="format" { option value="round robin" { "round robin" } option value="swiss" { "Swiss" } } }
+                    label { "Rounds " input name="rounds" type="number" min="1" max="20" value="1" required; }
+                    button type="submit" { "Start it" }
+                    p.error #new-tournament-error {}
+                }
+            }
             h2 { "Your programs" }
             form #upload enctype="multipart/form-data" {
                 label { "Its form "
@@ -249,30 +260,36 @@ async fn home_of(state: &AppState, user: &User) -> Result<Home, ApiError> {
 }
 
 /// The home page of a signed-in user; anyone else is sent to sign in.
-pub(crate) async fn home(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, ApiError> {
-    Ok(match auth::user_of(&state, &headers).await? {
-        Some(user) => {
-            let home = home_of(&state, &user).await?;
-            home_page(&user, &home, None)
-        }
-        None => Redirect::to("/login").into_response(),
-    })
+pub(crate) async fn home(State(state): State<AppState>, Reader(user): Reader) -> Result<Response, ApiError> {
+    let home = home_of(&state, &user).await?;
+    Ok(home_page(&user, &home, None))
 }
 
-/// A signed-in user's page, or the way to sign in.
-async fn signed_in(state: &AppState, headers: &HeaderMap) -> Result<Result<User, Response>, ApiError> {
-    Ok(auth::user_of(state, headers)
-        .await?
-        .ok_or_else(|| Redirect::to("/login").into_response()))
+/// A page's signed-in user: anyone else is sent to sign in.
+pub(crate) struct Reader(User);
+
+impl axum::extract::FromRequestParts<AppState> for Reader {
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut axum::http::request::Parts, state: &AppState) -> Result<Reader, Response> {
+        match auth::user_of(state, &parts.headers).await {
+            Ok(Some(user)) => Ok(Reader(user)),
+            Ok(None) => Err(Redirect::to("/login").into_response()),
+            Err(error) => Err(error.into_response()),
+        }
+    }
 }
 
 /// `/games`: the games in progress and the newest ones over.
-pub(crate) async fn games(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, ApiError> {
-    let user = match signed_in(&state, &headers).await? {
-        Ok(user) => user,
-        Err(away) => return Ok(away),
-    };
-    let games = state.with_db(|connection| db::recent_games(connection, 100)).await?;
+pub(crate) async fn games(State(state): State<AppState>, Reader(user): Reader) -> Result<Response, ApiError> {
+    let (games, tournaments) = state
+        .with_db(|connection| {
+            Ok::<_, ApiError>((
+                db::recent_games(connection, 100)?,
+                crate::tournaments::list_rows(connection)?,
+            ))
+        })
+        .await?;
     let (live, over): (Vec<_>, Vec<_>) = games
         .iter()
         .partition(|game| matches!(game.status.as_str(), "queued" | "running"));
@@ -306,20 +323,86 @@ pub(crate) async fn games(State(state): State<AppState>, headers: HeaderMap) -> 
             @if live.is_empty() { p.muted { "No game is being played." } } @else { (rows(&live)) }
             h2 { "Over" }
             @if over.is_empty() { p.muted { "No game has ended yet." } } @else { (rows(&over)) }
+            h2 { "Tournaments" }
+            @if tournaments.is_empty() { p.muted { "No tournament yet." } } @else {
+                ul {
+                    @for t in &tournaments {
+                        li { a href=(format!("/tournaments/{}", t.id)) { (t.name) } " (" (t.format) ", " (t.status) ")" }
+                    }
+                }
+            }
         },
     ))
+}
+
+/// `/tournaments/ID`: the standings, the crosstable and the games, again every few seconds while
+/// it runs.
+pub(crate) async fn tournament(
+    State(state): State<AppState>,
+    Reader(user): Reader,
+    Valid(axum::extract::Path(id)): Valid<axum::extract::Path<i64>>,
+) -> Result<Response, ApiError> {
+    let view = crate::tournaments::page_view(&state, id).await?;
+    let running = view.status == "running";
+    let body = html! {
+        (top(&user))
+        @if running { meta http-equiv="refresh" content="3"; }
+        h2 { (view.name) }
+        p #tournament-status {
+            (view.format) ", " (view.rounds) " round" @if view.rounds != 1 { "s" } ": "
+            (view.finished) " of " (view.games) " games played"
+            @if running { " (this page follows it)" } @else { ", finished" }
+            " · " a href=(format!("/api/tournaments/{id}/csv")) { "CSV" }
+            " · " a href=(format!("/api/tournaments/{id}")) { "JSON" }
+        }
+        table #standings {
+            tr { th { "rank" } th { "player" } th { "points" } th { "games" } th { "wins" } th { "draws" } th { "losses" } th { "forfeits" } th { "discs" } }
+            @for s in &view.standings {
+                tr {
+                    td { (s.rank) } td.name { (s.player) } td { (s.points) } td { (s.games) } td { (s.wins) }
+                    td { (s.draws) } td { (s.losses) } td class=(if s.forfeits > 0 { "error" } else { "" }) { (s.forfeits) } td { (s.discs) }
+                }
+            }
+        }
+        @for s in view.standings.iter().filter(|s| !s.forfeit_reasons.is_empty()) {
+            h3 { (s.player) ": " (s.forfeits) " forfeited" }
+            ul {
+                @for f in &s.forfeit_reasons {
+                    li { "round " (f.round) " as " (f.color) " against " (f.opponent) ", move " (f.ply) ": " (f.failure) }
+                }
+            }
+        }
+        h3 { "Crosstable (points of the row's player against the column's)" }
+        table #crosstable {
+            tr { th {} @for name in &view.players { th.name { (name) } } }
+            @for (k, row) in view.crosstable.iter().enumerate() {
+                tr {
+                    th.name { (view.players[k]) }
+                    @for cell in row { td { @if let Some(points) = cell { (points) } @else { "-" } } }
+                }
+            }
+        }
+        h3 { "Games" }
+        table {
+            tr { th { "game" } th { "round" } th { "black" } th { "white" } th { "status" } th { "result" } }
+            @for g in &view.list {
+                tr {
+                    td { a href=(format!("/games/{}", g.id)) { "#" (g.id) } }
+                    td { (g.round) } td.name { (g.black) } td.name { (g.white) } td { (g.status) }
+                    td { @if let Some(r) = &g.result { (r.black) "-" (r.white) " " (r.winner) @if let Some(f) = &r.forfeit { " (" (f.side) " forfeited)" } } }
+                }
+            }
+        }
+    };
+    Ok(page(&view.name, body))
 }
 
 /// `/games/ID`: the game, live (its events stream keeps the page up to date) or over.
 pub(crate) async fn game(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    Reader(user): Reader,
     Valid(axum::extract::Path(id)): Valid<axum::extract::Path<i64>>,
 ) -> Result<Response, ApiError> {
-    let user = match signed_in(&state, &headers).await? {
-        Ok(user) => user,
-        Err(away) => return Ok(away),
-    };
     let known = state.runner.live.get(id).is_some()
         || state
             .with_db(move |connection| db::game(connection, id))
@@ -368,12 +451,9 @@ pub(crate) async fn game(
 /// `/games/ID/replay`: a finished game on the replay page of `othello replay --html`.
 pub(crate) async fn replay(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    _: Reader,
     Valid(axum::extract::Path(id)): Valid<axum::extract::Path<i64>>,
 ) -> Result<Response, ApiError> {
-    if let Err(away) = signed_in(&state, &headers).await? {
-        return Ok(away);
-    }
     let (names, game) = crate::games::finished_game(&state, id).await?;
     let html = othello_course::replay_page::page(
         &format!("Game {id}: {} vs {}", names[0], names[1]),

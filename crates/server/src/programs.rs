@@ -47,8 +47,9 @@ fn file_of(data: &Path, id: i64, form: ProgramForm) -> PathBuf {
     data.join("programs").join(id.to_string()).join(name)
 }
 
-/// Version `id` as a player: under the server's rules, in the sandbox.
-pub(crate) fn player(data: &Path, id: i64, form: ProgramForm) -> StrategySpec {
+/// Version `id` as a player: under the server's rules (on a tournament's clock, in a tournament),
+/// in the sandbox.
+pub(crate) fn player(data: &Path, id: i64, form: ProgramForm, tournament: bool) -> StrategySpec {
     let file = file_of(data, id, form).display().to_string();
     // An argv program is a Python file run with the board and token after it.
     let target = match form {
@@ -57,13 +58,15 @@ pub(crate) fn player(data: &Path, id: i64, form: ProgramForm) -> StrategySpec {
     };
     StrategySpec::Program(std::sync::Arc::new(ProgramSpec::new(form, &target))).with_program(|program| {
         program.rules = Rules::Server;
-        program.clock = Rules::Server.clock(form, false);
+        program.clock = Rules::Server.clock(form, tournament);
+        // The server carries a move's unused time over to the next in its tournaments.
+        program.runoff = tournament;
     })
 }
 
 /// Plays the check game: the program against `random`.
 fn check(data: &Path, id: i64, form: ProgramForm) -> (String, bool) {
-    let spec = player(data, id, form);
+    let spec = player(data, id, form, false);
     if let Err(error) = spec.check() {
         return (error.why, false);
     }

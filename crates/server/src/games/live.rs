@@ -58,6 +58,9 @@ pub(crate) struct ForfeitView {
     pub(crate) side: String,
     /// The course's code: -2 time-out, -3 illegal move, -4 no move, -5 error.
     pub(crate) code: i32,
+    /// The code the course's tournament server records for it (-2, -3 or -4).
+    #[serde(default)]
+    pub(crate) server_code: Option<i32>,
     pub(crate) reason: String,
 }
 
@@ -70,6 +73,7 @@ impl From<&ResultLog> for ResultView {
             forfeit: result.forfeit.as_ref().map(|forfeit| ForfeitView {
                 side: forfeit.side.name().to_string(),
                 code: forfeit.code,
+                server_code: None,
                 reason: forfeit.reason.clone(),
             }),
         }
@@ -196,10 +200,28 @@ pub(crate) struct Event {
     pub(crate) data: Arc<str>,
 }
 
+/// How a game is set up besides its players.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Setup {
+    /// The moves it starts with, as the course writes a game (a tournament's balanced opening).
+    pub(crate) opening: String,
+    /// A tournament's game: programs play on the tournament's clock (1 s a move, time carried over).
+    pub(crate) tournament: bool,
+}
+
+impl Setup {
+    /// The game it starts from.
+    pub(crate) fn start(&self) -> Result<Game, String> {
+        othello_core::notation::transcript::play(othello_core::position::Position::START, &self.opening)
+            .map_err(|e| format!("its opening {:?}: {e}", self.opening))
+    }
+}
+
 /// A game in progress.
 pub(crate) struct LiveGame {
     pub(crate) id: i64,
     pub(crate) seats: [Seat; 2],
+    pub(crate) setup: Setup,
     state: Mutex<State>,
     events: broadcast::Sender<Event>,
     inbox: Mutex<Option<Receiver<Square>>>,
@@ -222,7 +244,10 @@ struct State {
 const EVENTS_KEPT: usize = 128;
 
 impl LiveGame {
-    pub(crate) fn new(meta: Meta, seats: [Seat; 2], status: &'static str) -> Arc<LiveGame> {
+    pub(crate) fn new(meta: Meta, seats: [Seat; 2], status: &'static str, setup: Setup) -> Arc<LiveGame> {
+        let game = setup
+            .start()
+            .unwrap_or_else(|_| Game::new(othello_core::position::Position::START));
         let (door, inbox) = if seats.iter().any(|seat| seat.person().is_some()) {
             let (door, inbox) = sync_channel(1);
             (Some(door), Some(inbox))
@@ -232,10 +257,11 @@ impl LiveGame {
         Arc::new(LiveGame {
             id: meta.id,
             seats,
+            setup,
             state: Mutex::new(State {
                 meta,
                 status,
-                game: Game::new(othello_core::position::Position::START),
+                game,
                 thinking_since: None,
                 result: None,
                 door,
@@ -287,9 +313,14 @@ impl LiveGame {
             state.result.clone(),
         ))
         .expect("a view serializes");
+        // A game that has ended has nothing more to say: its watcher hears the end at once.
+        let kind = match state.status {
+            "queued" | "running" => "state",
+            _ => "end",
+        };
         (
             Event {
-                kind: "state",
+                kind,
                 data: data.into(),
             },
             receiver,
@@ -388,6 +419,11 @@ impl Live {
 
     pub(crate) fn get(&self, id: i64) -> Option<Arc<LiveGame>> {
         self.games().get(&id).cloned()
+    }
+
+    /// The game by id, made by `make` if it is not here yet.
+    pub(crate) fn get_or_add(&self, id: i64, make: impl FnOnce() -> Arc<LiveGame>) -> Arc<LiveGame> {
+        Arc::clone(self.games().entry(id).or_insert_with(make))
     }
 
     pub(crate) fn remove(&self, id: i64) {

@@ -63,13 +63,14 @@ pub(crate) async fn create(
             format!("the server has {MAX_LIVE} games queued or running: ask again when some have ended"),
         ));
     }
-    let live = state
-        .with_db(move |connection| -> Result<Arc<LiveGame>, ApiError> {
+    let (live, people) = state
+        .with_db(move |connection| -> Result<(Arc<LiveGame>, bool), ApiError> {
             let seats = [
                 Seat::requested(connection, &user, &body.black)?,
                 Seat::requested(connection, &user, &body.white)?,
             ];
-            if seats.iter().all(|seat| seat.person().is_some()) {
+            let people = seats.iter().filter(|seat| seat.person().is_some()).count();
+            if people == 2 {
                 return Err(ApiError::bad_request(
                     "a game has at most one person: \"me\" plays one side",
                 ));
@@ -80,7 +81,7 @@ pub(crate) async fn create(
                     format!("you have {MAX_UNFINISHED} games queued or running: wait for one to end"),
                 ));
             }
-            let (id, created) = db::add_game(connection, user.id, [&seats[0], &seats[1]])?;
+            let (id, created) = db::add_game(connection, user.id, [&seats[0], &seats[1]], "", None)?;
             let meta = Meta {
                 id,
                 black: side_view(&seats[0]),
@@ -89,33 +90,42 @@ pub(crate) async fn create(
                 started: None,
                 ended: None,
             };
-            Ok(LiveGame::new(meta, seats, "queued"))
+            Ok((
+                LiveGame::new(meta, seats, "queued", live::Setup::default()),
+                people == 1,
+            ))
         })
         .await?;
-    state.runner.start(Arc::clone(&live))?;
-    Ok(Json(live.view()))
+    let view = live.view();
+    if people {
+        state.runner.start_now(live)?;
+    } else {
+        // Into the queue: the dispatcher starts it when a core is free.
+        state.runner.ring();
+    }
+    Ok(Json(view))
 }
 
-/// Puts a game that was queued when the server stopped back in the queue.
-pub(crate) fn requeue(runner: &Arc<run::Runner>, id: i64) -> Result<(), ServerError> {
-    let live = {
-        let connection = runner.db.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        let row = db::game(&connection, id)?.ok_or_else(|| ServerError::Db(format!("game {id} is gone")))?;
-        let seats = [
-            Seat::stored(&connection, &row.seats[0])?,
-            Seat::stored(&connection, &row.seats[1])?,
-        ];
-        let meta = Meta {
-            id,
-            black: side_view(&seats[0]),
-            white: side_view(&seats[1]),
-            created: row.created,
-            started: None,
-            ended: None,
-        };
-        LiveGame::new(meta, seats, "queued")
+/// A game of the database as a game in memory (to be played, or watched before it starts).
+pub(crate) fn stored_live(connection: &rusqlite::Connection, id: i64) -> Result<Arc<LiveGame>, ServerError> {
+    let row = db::game(connection, id)?.ok_or_else(|| ServerError::Db(format!("game {id} is gone")))?;
+    let seats = [
+        Seat::stored(connection, &row.seats[0])?,
+        Seat::stored(connection, &row.seats[1])?,
+    ];
+    let meta = Meta {
+        id,
+        black: side_view(&seats[0]),
+        white: side_view(&seats[1]),
+        created: row.created,
+        started: None,
+        ended: None,
     };
-    runner.start(live)
+    let setup = live::Setup {
+        opening: row.opening,
+        tournament: row.place.is_some(),
+    };
+    Ok(LiveGame::new(meta, seats, "queued", setup))
 }
 
 /// `GET /api/games`: the newest games, live or over.
@@ -145,10 +155,13 @@ fn replayed(row: &GameRow) -> Result<(Game, Option<GameLog>), ServerError> {
             let game = log.replay().map_err(|e| broken(e.to_string()))?;
             Ok((game, Some(log)))
         }
-        None => Ok((
-            othello_core::notation::transcript::play(Position::START, &row.moves).map_err(|e| broken(e.to_string()))?,
-            None,
-        )),
+        None => {
+            let moves = if row.moves.is_empty() { &row.opening } else { &row.moves };
+            Ok((
+                othello_core::notation::transcript::play(Position::START, moves).map_err(|e| broken(e.to_string()))?,
+                None,
+            ))
+        }
     }
 }
 
@@ -176,13 +189,11 @@ fn stored_view(connection: &rusqlite::Connection, row: &GameRow) -> Result<GameV
         "running" => "running",
         _ => "interrupted",
     };
-    Ok(live::view(
-        &meta,
-        status,
-        &game,
-        None,
-        log.map(|log| (&log.result).into()),
-    ))
+    let result = match &row.result {
+        Some(text) => Some(serde_json::from_str(text).map_err(|e| ServerError::Db(format!("game {}: {e}", row.id)))?),
+        None => log.map(|log| (&log.result).into()),
+    };
+    Ok(live::view(&meta, status, &game, None, result))
 }
 
 /// `GET /api/games/ID`.
@@ -250,25 +261,46 @@ pub(crate) async fn events(
     SignedIn(_): SignedIn,
     Valid(Path(id)): Valid<Path<i64>>,
 ) -> Result<Sse<impl Stream<Item = Result<SseEvent, Infallible>>>, ApiError> {
-    let first: (live::Event, Option<Watching>) = match state.runner.live.get(id) {
-        Some(live) => {
-            let (first, receiver) = live.watch();
-            (first, Some((live, receiver)))
-        }
+    let live = match state.runner.live.get(id) {
+        Some(live) => live,
         None => {
-            let row = row(&state, id).await?;
-            let view = state.with_db(move |connection| stored_view(connection, &row)).await?;
-            let data = serde_json::to_string(&view).expect("a view serializes");
-            (
-                live::Event {
-                    kind: "end",
-                    data: data.into(),
-                },
-                None,
-            )
+            let status = row(&state, id).await?.status;
+            // A game is put in memory when it is claimed, under the database's lock: one read
+            // running is found there now, unless it has ended since.
+            let now_live = state.runner.live.get(id).filter(|_| status == "running");
+            match (status.as_str(), now_live) {
+                (_, Some(live)) => live,
+                ("queued", None) => {
+                    // Watched before it starts: the game in memory, which the dispatcher will play.
+                    let runner = Arc::clone(&state.runner);
+                    state
+                        .with_db(move |connection| {
+                            let made = stored_live(connection, id)?;
+                            Ok::<_, ServerError>(runner.live.get_or_add(id, || made))
+                        })
+                        .await?
+                }
+                _ => {
+                    // Read again: it may have ended since.
+                    let row = row(&state, id).await?;
+                    let view = state.with_db(move |connection| stored_view(connection, &row)).await?;
+                    let data = serde_json::to_string(&view).expect("a view serializes");
+                    let end = live::Event {
+                        kind: "end",
+                        data: data.into(),
+                    };
+                    return Ok(Sse::new(events_of(end, None)).keep_alive(KeepAlive::default()));
+                }
+            }
         }
     };
-    let stream = futures_util::stream::unfold((Some(first.0), first.1), |(next, mut watching)| async move {
+    let (first, receiver) = live.watch();
+    Ok(Sse::new(events_of(first, Some((live, receiver)))).keep_alive(KeepAlive::default()))
+}
+
+/// A game's events: `first`, then what the game's channel brings, until its end.
+fn events_of(first: live::Event, watching: Option<Watching>) -> impl Stream<Item = Result<SseEvent, Infallible>> {
+    futures_util::stream::unfold((Some(first), watching), |(next, mut watching)| async move {
         let event = match next {
             Some(event) => event,
             None => {
@@ -288,8 +320,7 @@ pub(crate) async fn events(
         let last = event.kind == "end";
         let sse = SseEvent::default().event(event.kind).data(&*event.data);
         Some((Ok(sse), (None, if last { None } else { watching })))
-    });
-    Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
+    })
 }
 
 /// A finished game's row, or 409 while it is not.

@@ -1,0 +1,557 @@
+//! The teacher's tournaments: every student's active version, round robin or Swiss, on the
+//! tournament server's clock (1 s a move, unused time carried over), each pairing two games from a
+//! balanced opening with the colours swapped. Its games go into the queue like any other, in the
+//! database from the start (a round robin's all at once, a Swiss round's when the one before
+//! ends): a restart plays on, no finished game lost and none played twice. The standings are
+//! computed from the stored games, with every forfeit's reason.
+
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use othello_core::color::Color;
+use othello_course::json::StandingJson;
+use othello_course::matches::OpeningList;
+use othello_course::tournament::{ForfeitNote, Format, Standing, rank, round_pairs};
+use rusqlite::{Connection, OptionalExtension, params};
+use serde::{Deserialize, Serialize};
+
+use crate::AppState;
+use crate::auth::SignedIn;
+use crate::db::{self, InTournament, Role};
+use crate::error::{ApiError, ServerError, Valid};
+use crate::games::live::ResultView;
+use crate::games::seat::Seat;
+
+/// The most rounds a tournament may ask for.
+const MAX_ROUNDS: u32 = 20;
+
+#[derive(Deserialize)]
+pub(crate) struct NewTournament {
+    name: String,
+    /// `round robin` or `swiss`.
+    format: String,
+    rounds: u32,
+}
+
+/// A tournament as the API shows it.
+#[derive(Serialize)]
+pub(crate) struct TournamentView {
+    pub(crate) id: i64,
+    pub(crate) name: String,
+    pub(crate) format: String,
+    pub(crate) rounds: u32,
+    /// `running` or `finished`.
+    pub(crate) status: String,
+    pub(crate) created: String,
+    /// The players: each student's active version when it began.
+    pub(crate) players: Vec<String>,
+    /// Games played and to play (a Swiss round's are made when the round before ends).
+    pub(crate) finished: usize,
+    pub(crate) games: usize,
+    /// Best first, every forfeit's reason (no program's stderr: that is its owner's).
+    pub(crate) standings: Vec<StandingJson>,
+    /// Points each player (row) took from each other (column); null on the diagonal and for
+    /// players who have not met.
+    pub(crate) crosstable: Vec<Vec<Option<f64>>>,
+    /// Its games in the order made: id, round, black, white, status, result.
+    pub(crate) list: Vec<TournamentGame>,
+}
+
+#[derive(Serialize)]
+pub(crate) struct TournamentGame {
+    pub(crate) id: i64,
+    pub(crate) round: u32,
+    pub(crate) black: String,
+    pub(crate) white: String,
+    pub(crate) status: String,
+    pub(crate) result: Option<ResultView>,
+}
+
+struct Row {
+    id: i64,
+    name: String,
+    format: Format,
+    status: String,
+    created: String,
+}
+
+fn format_of(name: &str, rounds: u32) -> Option<Format> {
+    match name {
+        "round robin" => Some(Format::RoundRobin { rounds }),
+        "swiss" => Some(Format::Swiss { rounds }),
+        _ => None,
+    }
+}
+
+fn tournament_row(connection: &Connection, id: i64) -> Result<Option<Row>, ServerError> {
+    Ok(connection
+        .query_row(
+            "SELECT id, name, format, rounds, status, created FROM tournaments WHERE id = ?1",
+            params![id],
+            |row| {
+                let (format, rounds): (String, u32) = (row.get(2)?, row.get(3)?);
+                Ok((row.get(0)?, row.get(1)?, format, rounds, row.get(4)?, row.get(5)?))
+            },
+        )
+        .optional()?
+        .map(|(id, name, format, rounds, status, created)| Row {
+            id,
+            name,
+            format: format_of(&format, rounds).unwrap_or(Format::RoundRobin { rounds }),
+            status,
+            created,
+        }))
+}
+
+/// The entrants' program versions and names (their owners'), by position.
+fn entrants(connection: &Connection, tournament: i64) -> Result<Vec<(Seat, String)>, ServerError> {
+    let mut statement = connection.prepare(
+        "SELECT entrants.program, users.name FROM entrants JOIN programs ON programs.id = entrants.program
+         JOIN users ON users.id = programs.owner WHERE entrants.tournament = ?1 ORDER BY entrants.position",
+    )?;
+    let rows = statement.query_map(params![tournament], |row| Ok((row.get::<_, i64>(0)?, row.get(1)?)))?;
+    rows.map(|row| {
+        let (program, name) = row?;
+        Ok((Seat::stored(connection, &format!("program:{program}"))?, name))
+    })
+    .collect()
+}
+
+/// A tournament's game as stored.
+struct Played {
+    id: i64,
+    round: u32,
+    /// The pairing's entrants, by position.
+    first: usize,
+    second: usize,
+    /// Black's seat (`program:ID`), and the players' names.
+    black: String,
+    names: [String; 2],
+    status: String,
+    result: Option<ResultView>,
+    turns: usize,
+}
+
+fn games_of(connection: &Connection, tournament: i64) -> Result<Vec<Played>, ServerError> {
+    let mut statement = connection.prepare(
+        "SELECT id, round, first, second, black_name, white_name, status, result, moves, black
+         FROM games WHERE tournament = ?1 ORDER BY id",
+    )?;
+    let rows = statement.query_map(params![tournament], |row| {
+        let result: Option<String> = row.get(7)?;
+        let moves: String = row.get(8)?;
+        Ok(Played {
+            id: row.get(0)?,
+            round: row.get(1)?,
+            first: row.get::<_, i64>(2)? as usize,
+            second: row.get::<_, i64>(3)? as usize,
+            black: row.get(9)?,
+            names: [row.get(4)?, row.get(5)?],
+            status: row.get(6)?,
+            result: result.and_then(|text| serde_json::from_str(&text).ok()),
+            turns: othello_core::notation::transcript::read(&moves).map_or(0, |turns| turns.len()),
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// Where a tournament stands: the standings so far (unranked, by position), who met whom, and
+/// each pair's points.
+struct Table {
+    standings: Vec<Standing>,
+    met: Vec<Vec<bool>>,
+    cross: Vec<Vec<Option<f64>>>,
+}
+
+impl Table {
+    /// Before any game.
+    fn fresh(count: usize) -> Table {
+        Table {
+            standings: (0..count).map(Standing::new).collect(),
+            met: vec![vec![false; count]; count],
+            cross: vec![vec![None; count]; count],
+        }
+    }
+}
+
+fn standings(
+    connection: &Connection,
+    tournament: i64,
+    entrants: &[(Seat, String)],
+    games: &[Played],
+) -> Result<Table, ServerError> {
+    let Table {
+        mut standings,
+        mut met,
+        mut cross,
+    } = Table::fresh(entrants.len());
+    let mut statement = connection.prepare("SELECT position FROM byes WHERE tournament = ?1")?;
+    for position in statement.query_map(params![tournament], |row| row.get::<_, i64>(0))? {
+        standings[position? as usize].bye();
+    }
+    for game in games {
+        met[game.first][game.second] = true;
+        met[game.second][game.first] = true;
+        let Some(result) = game.result.as_ref().filter(|_| game.status == "finished") else {
+            continue;
+        };
+        let first_black = game.black == entrants[game.first].0.key();
+        let (black, white) = if first_black {
+            (game.first, game.second)
+        } else {
+            (game.second, game.first)
+        };
+        // A forfeit counts as 0 to 64 against the side that failed.
+        let (black_discs, white_discs) = match &result.forfeit {
+            Some(forfeit) if forfeit.side == "black" => (0, 64),
+            Some(_) => (64, 0),
+            None => (result.black, result.white),
+        };
+        let note = |side: Color, opponent: usize| {
+            result
+                .forfeit
+                .as_ref()
+                .filter(|f| f.side == side.name())
+                .map(|f| ForfeitNote {
+                    round: game.round,
+                    opponent,
+                    color: side,
+                    ply: game.turns + 1,
+                    code: f.code,
+                    server_code: f.server_code.unwrap_or(f.code),
+                    failure: f.reason.clone(),
+                    stderr: None,
+                })
+        };
+        standings[black].add_game(black_discs, white_discs, note(Color::Black, white));
+        standings[white].add_game(white_discs, black_discs, note(Color::White, black));
+        let points = |own: u32, other: u32| match own.cmp(&other) {
+            std::cmp::Ordering::Greater => 1.0,
+            std::cmp::Ordering::Equal => 0.5,
+            std::cmp::Ordering::Less => 0.0,
+        };
+        *cross[black][white].get_or_insert(0.0) += points(black_discs, white_discs);
+        *cross[white][black].get_or_insert(0.0) += points(white_discs, black_discs);
+    }
+    Ok(Table { standings, met, cross })
+}
+
+/// Adds round `round`'s games (and its bye): each pairing two games from its balanced opening,
+/// the colours swapped.
+fn add_round(
+    connection: &Connection,
+    tournament: &Row,
+    creator: i64,
+    round: u32,
+    entrants: &[(Seat, String)],
+    table: &Table,
+    pairings_before: usize,
+) -> Result<(), ServerError> {
+    let (pairs, bye) = round_pairs(tournament.format, &table.standings, &table.met);
+    if let Some(position) = bye {
+        connection.execute(
+            "INSERT INTO byes (tournament, round, position) VALUES (?1, ?2, ?3)",
+            params![tournament.id, round, position as i64],
+        )?;
+    }
+    let openings = OpeningList::balanced((pairings_before + pairs.len()) as u32);
+    for (k, (first, second)) in pairs.into_iter().enumerate() {
+        let opening = othello_core::notation::transcript::format(openings.for_pair((pairings_before + k) as u32));
+        let place = InTournament {
+            tournament: tournament.id,
+            round,
+            first,
+            second,
+        };
+        for (black, white) in [(first, second), (second, first)] {
+            db::add_game(
+                connection,
+                creator,
+                [&entrants[black].0, &entrants[white].0],
+                &opening,
+                Some(place),
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// Moves a tournament on: a Swiss round that has ended pairs the next; a tournament whose games
+/// have all ended is finished. Safe to run again at any time (the server runs it after each of
+/// the tournament's games, and at start for every tournament still running).
+pub(crate) fn advance(connection: &Connection, tournament: i64) -> Result<(), ServerError> {
+    let Some(row) = tournament_row(connection, tournament)? else {
+        return Ok(());
+    };
+    if row.status != "running" {
+        return Ok(());
+    }
+    let transaction = connection.unchecked_transaction()?;
+    let entrants = entrants(&transaction, tournament)?;
+    let games = games_of(&transaction, tournament)?;
+    if games.iter().any(|game| game.status != "finished") {
+        return Ok(());
+    }
+    let (_, rounds) = row.format.system();
+    let made = games.iter().map(|game| game.round + 1).max().unwrap_or(0);
+    if made < rounds {
+        let table = standings(&transaction, tournament, &entrants, &games)?;
+        let creator: i64 = transaction.query_row(
+            "SELECT creator FROM tournaments WHERE id = ?1",
+            params![tournament],
+            |r| r.get(0),
+        )?;
+        add_round(&transaction, &row, creator, made, &entrants, &table, games.len() / 2)?;
+    } else {
+        transaction.execute(
+            "UPDATE tournaments SET status = 'finished' WHERE id = ?1",
+            params![tournament],
+        )?;
+    }
+    transaction.commit()?;
+    Ok(())
+}
+
+/// After a game: moves its tournament on, if it has one.
+pub(crate) fn after_game(connection: &Connection, game: i64) -> Result<(), ServerError> {
+    let tournament: Option<i64> = connection
+        .query_row("SELECT tournament FROM games WHERE id = ?1", params![game], |row| {
+            row.get(0)
+        })
+        .optional()?
+        .flatten();
+    match tournament {
+        Some(tournament) => advance(connection, tournament),
+        None => Ok(()),
+    }
+}
+
+/// At start: every tournament still running, moved on (a stop may have come between a round's
+/// last game and the next round's pairing).
+pub(crate) fn advance_all(connection: &Connection) -> Result<(), ServerError> {
+    let running: Vec<i64> = {
+        let mut statement = connection.prepare("SELECT id FROM tournaments WHERE status = 'running'")?;
+        let rows = statement.query_map([], |row| row.get(0))?;
+        rows.collect::<Result<_, _>>()?
+    };
+    running.into_iter().try_for_each(|id| advance(connection, id))
+}
+
+/// `POST /api/tournaments` (the teacher's): `{"name", "format": "round robin" | "swiss", "rounds"}`
+/// over every student's active version.
+pub(crate) async fn create(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    Valid(Json(body)): Valid<Json<NewTournament>>,
+) -> Result<Json<TournamentView>, ApiError> {
+    if user.role != Role::Teacher {
+        return Err(ApiError::forbidden("only the teacher starts a tournament"));
+    }
+    let name = body.name.trim().to_string();
+    if name.is_empty() || name.chars().count() > 80 {
+        return Err(ApiError::bad_request(format!(
+            "bad name {name:?}: expected 1 to 80 characters"
+        )));
+    }
+    if !(1..=MAX_ROUNDS).contains(&body.rounds) {
+        return Err(ApiError::bad_request(format!(
+            "bad rounds {}: expected 1 to {MAX_ROUNDS}",
+            body.rounds
+        )));
+    }
+    let format = format_of(&body.format, body.rounds).ok_or_else(|| {
+        ApiError::bad_request(format!(
+            "bad format {:?}: expected \"round robin\" or \"swiss\"",
+            body.format
+        ))
+    })?;
+    let id = state
+        .with_db(move |connection| -> Result<i64, ApiError> {
+            let transaction = connection.unchecked_transaction().map_err(ServerError::from)?;
+            let mut statement = transaction
+                .prepare("SELECT id FROM users WHERE role = 'student' ORDER BY name")
+                .map_err(ServerError::from)?;
+            let students: Vec<i64> = statement
+                .query_map([], |row| row.get(0))
+                .and_then(|rows| rows.collect())
+                .map_err(ServerError::from)?;
+            drop(statement);
+            let mut versions = Vec::new();
+            for student in students {
+                if let Some(version) = db::active_version(&transaction, student)? {
+                    versions.push(version);
+                }
+            }
+            if versions.len() < 2 {
+                return Err(ApiError::bad_request(format!(
+                    "a tournament needs two students with a program that passed its check, and {} has one",
+                    versions.len()
+                )));
+            }
+            let (system, rounds) = format.system();
+            transaction
+                .execute(
+                    "INSERT INTO tournaments (name, format, rounds, seed, status, creator) VALUES (?1, ?2, ?3, ?4, 'running', ?5)",
+                    params![name, system, rounds, 0, user.id],
+                )
+                .map_err(ServerError::from)?;
+            let id = transaction.last_insert_rowid();
+            for (position, version) in versions.iter().enumerate() {
+                transaction
+                    .execute(
+                        "INSERT INTO entrants (tournament, position, program) VALUES (?1, ?2, ?3)",
+                        params![id, position as i64, version],
+                    )
+                    .map_err(ServerError::from)?;
+            }
+            let row = tournament_row(&transaction, id)?.ok_or_else(|| ServerError::Db("a new tournament is gone".into()))?;
+            let entrants = entrants(&transaction, id)?;
+            let fresh = Table::fresh(entrants.len());
+            // A round robin's rounds are known at once; a Swiss round waits for the one before.
+            let first_rounds = match format {
+                Format::RoundRobin { rounds } => rounds,
+                Format::Swiss { .. } => 1,
+            };
+            for round in 0..first_rounds {
+                let pairings_before = round as usize * entrants.len() * (entrants.len() - 1) / 2;
+                add_round(&transaction, &row, user.id, round, &entrants, &fresh, pairings_before)?;
+            }
+            transaction.commit().map_err(ServerError::from)?;
+            Ok(id)
+        })
+        .await?;
+    state.runner.ring();
+    Ok(Json(view(&state, id).await?))
+}
+
+async fn view(state: &AppState, id: i64) -> Result<TournamentView, ApiError> {
+    state
+        .with_db(move |connection| -> Result<TournamentView, ApiError> {
+            let row =
+                tournament_row(connection, id)?.ok_or_else(|| ApiError::not_found(format!("no tournament {id}")))?;
+            let entrants = entrants(connection, id)?;
+            let games = games_of(connection, id)?;
+            let Table {
+                standings,
+                cross: crosstable,
+                ..
+            } = standings(connection, id, &entrants, &games)?;
+            let names: Vec<String> = entrants.iter().map(|(_, name)| name.clone()).collect();
+            let ranked = rank(standings);
+            let (system, rounds) = row.format.system();
+            Ok(TournamentView {
+                id: row.id,
+                name: row.name,
+                format: system.to_string(),
+                rounds,
+                status: row.status,
+                created: row.created,
+                finished: games.iter().filter(|g| g.status == "finished").count(),
+                games: games.len(),
+                standings: ranked
+                    .iter()
+                    .enumerate()
+                    .map(|(k, standing)| StandingJson::new(k + 1, standing, &names))
+                    .collect(),
+                crosstable,
+                list: games
+                    .into_iter()
+                    .map(|game| {
+                        let [black, white] = game.names;
+                        TournamentGame {
+                            id: game.id,
+                            round: game.round + 1,
+                            black,
+                            white,
+                            status: game.status,
+                            result: game.result,
+                        }
+                    })
+                    .collect(),
+                players: names,
+            })
+        })
+        .await
+}
+
+/// `GET /api/tournaments/ID`: the tournament, its standings, crosstable and games.
+pub(crate) async fn one(
+    State(state): State<AppState>,
+    SignedIn(_): SignedIn,
+    Valid(Path(id)): Valid<Path<i64>>,
+) -> Result<Json<TournamentView>, ApiError> {
+    Ok(Json(view(&state, id).await?))
+}
+
+/// `GET /api/tournaments/ID/csv`: the standings as CSV, every forfeit's reason in its last column.
+pub(crate) async fn csv(
+    State(state): State<AppState>,
+    SignedIn(_): SignedIn,
+    Valid(Path(id)): Valid<Path<i64>>,
+) -> Result<Response, ApiError> {
+    let text = state
+        .with_db(move |connection| -> Result<String, ApiError> {
+            tournament_row(connection, id)?.ok_or_else(|| ApiError::not_found(format!("no tournament {id}")))?;
+            let entrants = entrants(connection, id)?;
+            let games = games_of(connection, id)?;
+            let standings = standings(connection, id, &entrants, &games)?.standings;
+            let names: Vec<String> = entrants.iter().map(|(_, name)| name.clone()).collect();
+            let ranked = rank(standings);
+            let rows: Vec<(usize, &Standing)> = (1..).zip(&ranked).collect();
+            Ok(othello_course::table::csv(
+                &othello_course::table::standings(&names),
+                &rows,
+            ))
+        })
+        .await?;
+    Ok((
+        StatusCode::OK,
+        [
+            (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_string()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"tournament-{id}.csv\""),
+            ),
+        ],
+        text,
+    )
+        .into_response())
+}
+
+/// A line of the list of tournaments.
+#[derive(Serialize)]
+pub(crate) struct TournamentLine {
+    pub(crate) id: i64,
+    pub(crate) name: String,
+    pub(crate) format: String,
+    pub(crate) status: String,
+}
+
+/// `GET /api/tournaments`: the newest 100.
+pub(crate) async fn list(
+    State(state): State<AppState>,
+    SignedIn(_): SignedIn,
+) -> Result<Json<Vec<TournamentLine>>, ApiError> {
+    Ok(Json(state.with_db(list_rows).await?))
+}
+
+/// The tournaments, newest first, for lists.
+pub(crate) fn list_rows(connection: &Connection) -> Result<Vec<TournamentLine>, ServerError> {
+    let mut statement =
+        connection.prepare("SELECT id, name, format, status FROM tournaments ORDER BY id DESC LIMIT 100")?;
+    let rows = statement.query_map([], |row| {
+        Ok(TournamentLine {
+            id: row.get(0)?,
+            name: row.get(1)?,
+            format: row.get(2)?,
+            status: row.get(3)?,
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// The view, for the tournament's page.
+pub(crate) async fn page_view(state: &AppState, id: i64) -> Result<TournamentView, ApiError> {
+    view(state, id).await
+}
