@@ -12,7 +12,7 @@ use super::server::{add_students, init, serve, serve_with, sign_in, upload};
 use crate::common::{self, http};
 
 /// Holds an answer to its documented schema (docs/schemas/NAME.json).
-fn fits(name: &str, value: &Value) {
+pub(crate) fn fits(name: &str, value: &Value) {
     let schema: Value = serde_json::from_str(
         &std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("docs/schemas/{name}.json")))
             .unwrap(),

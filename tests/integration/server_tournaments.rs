@@ -191,6 +191,11 @@ fn a_class_tournament_survives_a_sigkill_plays_every_game_once_and_its_standings
     }
     assert_eq!(seen.len(), 12);
     check_standings(&address, &teacher, &over);
+    super::server_games::fits("othello-server-tournament", &over);
+    super::server_games::fits(
+        "othello-server-tournaments",
+        &get(&address, &teacher, "/api/tournaments"),
+    );
     let standing = |name: &str| {
         over["standings"]
             .as_array()

@@ -65,7 +65,8 @@ pub fn add_students(data: &Path, names: &[String]) -> Result<Vec<Credentials>, S
 }
 
 /// The JSON Schemas of the API's answers, by name (docs/schemas/ holds them, docs/server.md says
-/// which call answers which): a game, a list of games, a program version, an error.
+/// which call answers which): a game, a list of games, a program version and a list of them, a
+/// tournament and a list of them, an error.
 pub fn schemas() -> Vec<(&'static str, serde_json::Value)> {
     fn of<T: schemars::JsonSchema>(name: &str) -> serde_json::Value {
         let mut schema = serde_json::to_value(schemars::schema_for!(T)).expect("a schema serializes");
@@ -88,6 +89,14 @@ pub fn schemas() -> Vec<(&'static str, serde_json::Value)> {
         (
             "othello-server-programs",
             of::<Vec<programs::Version>>("othello-server-programs"),
+        ),
+        (
+            "othello-server-tournament",
+            of::<tournaments::TournamentView>("othello-server-tournament"),
+        ),
+        (
+            "othello-server-tournaments",
+            of::<Vec<tournaments::TournamentLine>>("othello-server-tournaments"),
         ),
         ("othello-server-error", of::<error::ErrorBody>("othello-server-error")),
     ]

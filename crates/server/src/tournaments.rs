@@ -35,7 +35,7 @@ pub(crate) struct NewTournament {
 }
 
 /// A tournament as the API shows it.
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 pub(crate) struct TournamentView {
     pub(crate) id: i64,
     pub(crate) name: String,
@@ -58,7 +58,7 @@ pub(crate) struct TournamentView {
     pub(crate) list: Vec<TournamentGame>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 pub(crate) struct TournamentGame {
     pub(crate) id: i64,
     pub(crate) round: u32,
@@ -520,7 +520,7 @@ pub(crate) async fn csv(
 }
 
 /// A line of the list of tournaments.
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 pub(crate) struct TournamentLine {
     pub(crate) id: i64,
     pub(crate) name: String,
