@@ -379,6 +379,28 @@ fn in_a_browser_a_student_signs_in_uploads_plays_the_engine_by_clicking_and_watc
             super::server::upload(&address, &bob, "quickmove", "b.py", &program).json()["passed"],
             true
         );
+        // The class page: the teacher opens bob's programs to the class with a tick.
+        watcher.goto(&format!("http://{address}/class")).await.unwrap();
+        watcher
+            .find(Locator::Css("#class input.open[data-student=bob]"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        let teacher_cookie = format!(
+            "othello_session={}",
+            watcher.get_named_cookie("othello_session").await.unwrap().value()
+        );
+        let start = Instant::now();
+        while crate::common::http::get(&address, "/api/students", Some(&teacher_cookie)).json()[1]["open"] != true {
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "the tick did not open bob's programs"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        screenshot(&watcher, "9-class").await;
         watcher.goto(&format!("http://{address}/")).await.unwrap();
         screenshot(&watcher, "9-teacher-home").await;
         watcher

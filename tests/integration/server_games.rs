@@ -108,6 +108,18 @@ fn a_scrimmage_plays_to_its_end_with_every_move_on_its_events_and_a_record_othel
         &json!({"open": true}),
     );
     assert_eq!(opened.status, 200, "{opened:?}");
+    // The class as the teacher sees it; not a student's to see.
+    let class = get(address, &teacher, "/api/students").json();
+    fits("othello-server-students", &class);
+    assert_eq!(class[0]["name"], "ann");
+    assert_eq!((&class[0]["open"], &class[0]["versions"]), (&json!(true), &json!(2)));
+    assert_eq!(
+        class[0]["active"], program["id"],
+        "the failing version is the latest, not the active"
+    );
+    assert_eq!(class[0]["latest"], failing["id"]);
+    assert_eq!(class[1]["open"], false);
+    assert_eq!(get(address, &bob, "/api/students").status, 403);
 
     // A newer version that passed is ann's active one: classmates play that one only.
     let newer = upload(address, &ann, "quickmove", "mine.py", &talkative_program()).json();

@@ -48,6 +48,17 @@ function home() {
       }
     });
   }
+  for (const box of document.querySelectorAll("#class input.open")) {
+    box.addEventListener("change", async () => {
+      $("class-error").textContent = "";
+      try {
+        await send("PUT", "/api/students/" + encodeURIComponent(box.dataset.student), { open: box.checked });
+      } catch (error) {
+        box.checked = !box.checked;
+        $("class-error").textContent = error.message;
+      }
+    });
+  }
   const upload = $("upload");
   if (upload) {
     upload.addEventListener("submit", async (event) => {

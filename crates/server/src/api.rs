@@ -115,3 +115,15 @@ pub(crate) async fn set_student(
     }
     Ok(axum::Json(json!({ "name": shown, "open": open })))
 }
+
+/// `GET /api/students` (the teacher's): every student with their versions' count, active and
+/// latest version, and whether their programs are open to the class.
+pub(crate) async fn students(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+) -> Result<axum::Json<Vec<crate::db::StudentLine>>, ApiError> {
+    if user.role != crate::db::Role::Teacher {
+        return Err(ApiError::forbidden("the class's list is the teacher's"));
+    }
+    Ok(axum::Json(state.with_db(crate::db::students).await?))
+}

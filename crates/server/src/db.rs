@@ -611,3 +611,41 @@ pub(crate) fn active_version(connection: &Connection, owner: i64) -> Result<Opti
         |row| row.get(0),
     )?)
 }
+
+/// A student as the teacher's class page shows them.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub(crate) struct StudentLine {
+    pub(crate) name: String,
+    /// Classmates may choose their active version.
+    pub(crate) open: bool,
+    /// Versions uploaded.
+    pub(crate) versions: u32,
+    /// The newest that passed its check, the one that plays.
+    pub(crate) active: Option<i64>,
+    /// The newest upload and its check's verdict.
+    pub(crate) latest: Option<i64>,
+    pub(crate) latest_verdict: Option<String>,
+}
+
+/// Every student, by name.
+pub(crate) fn students(connection: &Connection) -> Result<Vec<StudentLine>, ServerError> {
+    let mut statement = connection.prepare(
+        "SELECT users.name, users.open,
+             (SELECT count(*) FROM programs WHERE owner = users.id),
+             (SELECT max(id) FROM programs WHERE owner = users.id AND passed),
+             (SELECT max(id) FROM programs WHERE owner = users.id),
+             (SELECT verdict FROM programs WHERE owner = users.id ORDER BY id DESC LIMIT 1)
+         FROM users WHERE role = 'student' ORDER BY name",
+    )?;
+    let rows = statement.query_map([], |row| {
+        Ok(StudentLine {
+            name: row.get(0)?,
+            open: row.get(1)?,
+            versions: row.get(2)?,
+            active: row.get(3)?,
+            latest: row.get(4)?,
+            latest_verdict: row.get(5)?,
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}

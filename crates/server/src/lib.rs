@@ -66,7 +66,7 @@ pub fn add_students(data: &Path, names: &[String]) -> Result<Vec<Credentials>, S
 
 /// The JSON Schemas of the API's answers, by name (docs/schemas/ holds them, docs/server.md says
 /// which call answers which): a game, a list of games, a program version and a list of them, a
-/// tournament and a list of them, an error.
+/// tournament and a list of them, the class, an error.
 pub fn schemas() -> Vec<(&'static str, serde_json::Value)> {
     fn of<T: schemars::JsonSchema>(name: &str) -> serde_json::Value {
         let mut schema = serde_json::to_value(schemars::schema_for!(T)).expect("a schema serializes");
@@ -97,6 +97,10 @@ pub fn schemas() -> Vec<(&'static str, serde_json::Value)> {
         (
             "othello-server-tournaments",
             of::<Vec<tournaments::TournamentLine>>("othello-server-tournaments"),
+        ),
+        (
+            "othello-server-students",
+            of::<Vec<db::StudentLine>>("othello-server-students"),
         ),
         ("othello-server-error", of::<error::ErrorBody>("othello-server-error")),
     ]
@@ -210,6 +214,7 @@ fn router(state: AppState) -> axum::Router {
                 .layer(axum::extract::DefaultBodyLimit::max(programs::MAX_PROGRAM + (16 << 10))),
         )
         .route("/api/programs/{id}/source", get(programs::source))
+        .route("/api/students", get(api::students))
         .route("/api/students/{name}", axum::routing::put(api::set_student))
         .route("/api/tournaments", post(tournaments::create).get(tournaments::list))
         .route("/api/tournaments/{id}", get(tournaments::one))
@@ -223,6 +228,7 @@ fn router(state: AppState) -> axum::Router {
         .route("/api/games/{id}/stderr", get(games::stderr))
         .route("/", get(pages::home))
         .route("/games", get(pages::games))
+        .route("/class", get(pages::class))
         .route("/tournaments/{id}", get(pages::tournament))
         .route("/games/{id}", get(pages::game))
         .route("/games/{id}/replay", get(pages::replay))

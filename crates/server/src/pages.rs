@@ -77,6 +77,7 @@ fn top(user: &User) -> Markup {
             nav {
                 a href="/" { "Home" }
                 a href="/games" { "Games" }
+                @if user.role == Role::Teacher { a href="/class" { "Class" } }
                 span.muted { (user.name) " (" (user.role.name()) ")" }
                 form method="post" action="/logout" {
                     input type="hidden" name="csrf" value=(user.csrf);
@@ -331,6 +332,39 @@ pub(crate) async fn games(State(state): State<AppState>, Reader(user): Reader) -
                     }
                 }
             }
+        },
+    ))
+}
+
+/// `/class` (the teacher's): every student, their versions, which one plays, and whether
+/// classmates may choose it.
+pub(crate) async fn class(State(state): State<AppState>, Reader(user): Reader) -> Result<Response, ApiError> {
+    if user.role != Role::Teacher {
+        return Err(ApiError::forbidden("the class's page is the teacher's"));
+    }
+    let students = state.with_db(db::students).await?;
+    Ok(page(
+        "Class",
+        html! {
+            (top(&user))
+            h2 { "The class" }
+            p.muted { "A student's active version is the newest that passed its check: it plays in tournaments, and classmates may choose it when its box is ticked." }
+            table #class {
+                tr { th { "student" } th { "versions" } th { "active" } th { "latest, and its check" } th { "open to the class" } }
+                @for student in &students {
+                    tr {
+                        td.name { (student.name) }
+                        td { (student.versions) }
+                        td { @if let Some(id) = student.active { a href=(format!("/api/programs/{id}/source")) { "#" (id) } } @else { span.muted { "none" } } }
+                        td {
+                            @if let Some(id) = student.latest { "#" (id) ": " }
+                            (student.latest_verdict.as_deref().unwrap_or(""))
+                        }
+                        td { input type="checkbox" class="open" data-student=(student.name) checked[student.open] aria-label=(format!("open {}'s programs to the class", student.name)); }
+                    }
+                }
+            }
+            p.error #class-error {}
         },
     ))
 }
