@@ -252,3 +252,95 @@ fn a_class_tournament_survives_a_sigkill_plays_every_game_once_and_its_standings
     }
     assert_eq!(pairs.len(), 4, "four different pairings over two rounds: {pairs:?}");
 }
+
+#[test]
+fn lab_checks_run_on_every_active_and_every_new_version_and_make_a_gradebook() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let teacher_password = init(&data);
+    let students = add_students(&data, &["amy", "dan", "zoe"]);
+    let server = serve_with(&data, &["--games", "2"]);
+    let address = server.address.clone();
+    let session = |k: usize| sign_in(&address, &students[k].0, &students[k].1);
+    let (amy, dan) = (session(0), session(1));
+    assert_eq!(
+        upload(&address, &amy, "quickmove", "a.py", &fixture("quickmove_player.py")).json()["passed"],
+        true
+    );
+    let faulty = upload(&address, &dan, "quickmove", "d.py", &as_white("        return 99")).json();
+    assert_eq!(faulty["passed"], true, "{faulty}");
+    let teacher = sign_in(&address, "teacher", &teacher_password);
+    let body = json!({"name": "Lab 4: half the discs against random", "opponent": "random", "games": 4, "measure": "discs", "pass": 0.5});
+    assert_eq!(
+        http::json(&address, "POST", "/api/checks", Some(&amy), &body).status,
+        403
+    );
+    let bad = http::json(
+        &address,
+        "POST",
+        "/api/checks",
+        Some(&teacher),
+        &json!({"name": "x", "opponent": "random", "games": 4, "measure": "speed", "pass": 0.5}),
+    );
+    assert_eq!(bad.status, 400);
+    let check = http::json(&address, "POST", "/api/checks", Some(&teacher), &body);
+    assert_eq!(check.status, 200, "{check:?}");
+    assert_eq!(
+        check.json()["runs"].as_array().unwrap().len(),
+        2,
+        "amy's and dan's, not zoe's (no program)"
+    );
+    let done = |want: usize| {
+        let start = Instant::now();
+        loop {
+            let checks = get(&address, &teacher, "/api/checks");
+            let runs = checks[0]["runs"].as_array().unwrap().clone();
+            if runs.len() == want && runs.iter().all(|r| !r["passed"].is_null()) {
+                super::server_games::fits("othello-server-checks", &checks);
+                return runs;
+            }
+            assert!(start.elapsed() < Duration::from_secs(120), "{checks}");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    };
+    let runs = done(2);
+    let of = |runs: &[Value], student: &str| runs.iter().find(|r| r["student"] == student).unwrap().clone();
+    assert_eq!(of(&runs, "amy")["passed"], true, "{runs:?}");
+    // dan's program loses every game as white 0 to 64: under half the discs.
+    let dan_run = of(&runs, "dan");
+    assert_eq!(dan_run["passed"], false, "{dan_run}");
+    assert!(dan_run["share"].as_f64().unwrap() < 0.5);
+    // A new version that passes its check game is checked by itself.
+    let fixed = upload(&address, &dan, "quickmove", "d2.py", &fixture("quickmove_player.py")).json();
+    let runs = done(3);
+    let newest = runs.iter().find(|r| r["program"] == fixed["id"]).unwrap();
+    assert_eq!(newest["passed"], true, "{runs:?}");
+    // The gradebook: each student's best run; zoe has none.
+    let csv = http::get(&address, "/api/grades.csv", Some(&format!("othello_session={teacher}")));
+    assert_eq!(csv.status, 200);
+    let lines: Vec<&str> = csv.body.lines().collect();
+    assert_eq!(
+        lines[0],
+        "student,Lab 4: half the discs against random (share),Lab 4: half the discs against random (passed)"
+    );
+    assert!(
+        lines[1].starts_with("amy,") && lines[1].ends_with(",yes"),
+        "{}",
+        csv.body
+    );
+    assert!(
+        lines[2].starts_with("dan,") && lines[2].ends_with(",yes"),
+        "{}",
+        csv.body
+    );
+    assert_eq!(lines[3], "zoe,,");
+    let results = get(&address, &teacher, "/api/students/dan/results.json");
+    assert_eq!(results["score"], 1, "{results}");
+    assert_eq!(results["tests"][0]["max_score"], 1);
+    assert!(results["tests"][0]["output"].as_str().unwrap().contains("of the discs"));
+    assert_eq!(get(&address, &teacher, "/api/students/zoe/results.json")["score"], 0);
+    assert_eq!(
+        http::get(&address, "/api/grades.csv", Some(&format!("othello_session={amy}"))).status,
+        403
+    );
+}

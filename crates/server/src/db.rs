@@ -80,6 +80,24 @@ const SCHEMA: &[&str] = &[
     ALTER TABLE games ADD COLUMN second INTEGER;
     ALTER TABLE games ADD COLUMN opening TEXT NOT NULL DEFAULT '';
     CREATE INDEX games_by_tournament ON games (tournament, round);",
+    "CREATE TABLE checks (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        opponent TEXT NOT NULL,
+        games INTEGER NOT NULL,
+        measure TEXT NOT NULL CHECK (measure IN ('discs', 'wins')),
+        pass REAL NOT NULL,
+        creator INTEGER NOT NULL REFERENCES users(id),
+        created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+    );
+    CREATE TABLE check_runs (
+        id INTEGER PRIMARY KEY,
+        \"check\" INTEGER NOT NULL REFERENCES checks(id),
+        program INTEGER NOT NULL REFERENCES programs(id),
+        UNIQUE (\"check\", program)
+    );
+    ALTER TABLE games ADD COLUMN check_run INTEGER REFERENCES check_runs(id);
+    CREATE INDEX games_by_check_run ON games (check_run);",
 ];
 
 /// Who an account is.

@@ -15,6 +15,7 @@
 
 mod api;
 mod auth;
+mod checks;
 mod cores;
 mod db;
 mod error;
@@ -66,7 +67,7 @@ pub fn add_students(data: &Path, names: &[String]) -> Result<Vec<Credentials>, S
 
 /// The JSON Schemas of the API's answers, by name (docs/schemas/ holds them, docs/server.md says
 /// which call answers which): a game, a list of games, a program version and a list of them, a
-/// tournament and a list of them, the class, an error.
+/// tournament and a list of them, the class, the checks, an error.
 pub fn schemas() -> Vec<(&'static str, serde_json::Value)> {
     fn of<T: schemars::JsonSchema>(name: &str) -> serde_json::Value {
         let mut schema = serde_json::to_value(schemars::schema_for!(T)).expect("a schema serializes");
@@ -101,6 +102,10 @@ pub fn schemas() -> Vec<(&'static str, serde_json::Value)> {
         (
             "othello-server-students",
             of::<Vec<db::StudentLine>>("othello-server-students"),
+        ),
+        (
+            "othello-server-checks",
+            of::<Vec<checks::CheckView>>("othello-server-checks"),
         ),
         ("othello-server-error", of::<error::ErrorBody>("othello-server-error")),
     ]
@@ -215,6 +220,9 @@ fn router(state: AppState) -> axum::Router {
         )
         .route("/api/programs/{id}/source", get(programs::source))
         .route("/api/students", get(api::students))
+        .route("/api/students/{name}/results.json", get(checks::results_json))
+        .route("/api/checks", post(checks::create).get(checks::list))
+        .route("/api/grades.csv", get(checks::grades_csv))
         .route("/api/students/{name}", axum::routing::put(api::set_student))
         .route("/api/tournaments", post(tournaments::create).get(tournaments::list))
         .route("/api/tournaments/{id}", get(tournaments::one))

@@ -142,10 +142,15 @@ pub(crate) async fn upload(
         let (verdict, passed) = check(&data, id, form);
         let connection = db.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         db::set_verdict(&connection, id, &verdict, passed)?;
+        if passed {
+            // The teacher's checks run on every version that can play.
+            crate::checks::on_new_version(&connection, id)?;
+        }
         db::program(&connection, id)?.ok_or_else(|| ServerError::Db(format!("program {id} is gone")))
     })
     .await
     .map_err(|e| ServerError::Io(e.to_string()))??;
+    state.runner.ring();
     Ok(axum::Json(version))
 }
 
