@@ -171,3 +171,104 @@ fn server_load_fifty_watchers_on_four_games_and_memory_over_two_hundred_games() 
         "memory grew by more than 16 MiB: {samples:?}"
     );
 }
+
+/// A round robin of 30 programs (ten of each form, the course's example players) on the server:
+/// its games an hour and their CPU time, with `OTHELLO_LOAD_GAMES` games at once (2: one a core,
+/// pinned; 4: two a core, as the course's server runs four unpinned).
+#[test]
+#[ignore = "a measurement: run by name with --ignored"]
+fn server_load_round_robin_of_thirty_programs() {
+    let at_once = std::env::var("OTHELLO_LOAD_GAMES").unwrap_or_else(|_| "2".to_string());
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let teacher_password = init(&data);
+    let names: Vec<String> = (1..=30).map(|k| format!("s{k:02}")).collect();
+    let students = add_students(&data, &names.iter().map(String::as_str).collect::<Vec<_>>());
+    let server = serve_with(&data, &["--games", &at_once]);
+    let address = server.address.clone();
+    let fixture = |name: &str| {
+        std::fs::read(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("fixtures/players")
+                .join(name),
+        )
+        .unwrap()
+    };
+    let quickmove = fixture("quickmove_player.py");
+    let argv = [
+        quickmove.clone(),
+        b"\nimport sys\nprint(quickMove(sys.argv[1], sys.argv[2]))\n".to_vec(),
+    ]
+    .concat();
+    let strategy = [
+        quickmove.clone(),
+        fixture("strategy_player.py")
+            .split(|&b| b == b'\n')
+            .filter(|line| !line.starts_with(b"from quickmove_player"))
+            .collect::<Vec<_>>()
+            .join(&b'\n'),
+    ]
+    .join(&b'\n');
+    for (k, (name, password)) in students.iter().enumerate() {
+        let session = sign_in(&address, name, password);
+        let (form, program) = match k % 3 {
+            0 => ("quickmove", &quickmove),
+            1 => ("argv", &argv),
+            _ => ("strategy", &strategy),
+        };
+        let version = super::server::upload(&address, &session, form, "p.py", program).json();
+        assert_eq!(version["passed"], true, "{name}: {version}");
+    }
+    let teacher = sign_in(&address, "teacher", &teacher_password);
+    let started = Instant::now();
+    let tournament = http::json(
+        &address,
+        "POST",
+        "/api/tournaments",
+        Some(&teacher),
+        &json!({"name": "throughput", "format": "round robin", "rounds": 1}),
+    )
+    .json();
+    let id = tournament["id"].clone();
+    let over = loop {
+        let now = http::get(
+            &address,
+            &format!("/api/tournaments/{id}"),
+            Some(&format!("othello_session={teacher}")),
+        )
+        .json();
+        if now["status"] == "finished" {
+            break now;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(3600),
+            "it did not end: {}",
+            now["finished"]
+        );
+        std::thread::sleep(Duration::from_millis(500));
+    };
+    let wall = started.elapsed().as_secs_f64();
+    let games = over["list"].as_array().unwrap();
+    let (mut cpu, mut longest) = (Vec::new(), 0.0f64);
+    for line in games {
+        let game = http::get(
+            &address,
+            &format!("/api/games/{}", line["id"]),
+            Some(&format!("othello_session={teacher}")),
+        )
+        .json();
+        cpu.push(game["clocks"]["black"].as_f64().unwrap() + game["clocks"]["white"].as_f64().unwrap());
+        for step in game["moves"].as_array().unwrap() {
+            longest = longest.max(step["seconds"].as_f64().unwrap_or(0.0));
+        }
+    }
+    cpu.sort_by(f64::total_cmp);
+    let mean = cpu.iter().sum::<f64>() / cpu.len() as f64;
+    println!(
+        "30 programs, round robin ({} games) with --games {at_once}: {wall:.1} s, {:.0} games an hour; the programs' CPU a game mean {mean:.3} s, median {:.3} s, the longest move {longest:.3} s",
+        games.len(),
+        games.len() as f64 * 3600.0 / wall,
+        cpu[cpu.len() / 2]
+    );
+    assert_eq!(games.len(), 870);
+}
