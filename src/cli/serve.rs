@@ -22,7 +22,7 @@ pub struct ServeArgs {
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
     listen: SocketAddr,
     /// Games of programs played at once, each pinned to a core of its own [default: the cores this
-    /// process may use; more share the cores in turn]
+    /// process may use; more share them, which costs the programs CPU time: see docs/server.md]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     games: Option<u32>,
 }

@@ -2,7 +2,7 @@
 //! from its first move to its last; the thread that holds one is pinned to it (the programs it
 //! starts inherit the pin), so that no two such games share a core. A computer's move in a
 //! person's game takes a core that is free at that moment, or runs unpinned beside the others
-//! rather than keep the person waiting (the programs' clocks are CPU time: it costs them nothing).
+//! rather than keep the person waiting (a person's game is not graded).
 
 use std::collections::VecDeque;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
@@ -43,8 +43,8 @@ impl Drop for Core {
 
 impl Cores {
     /// `count` places for games on the cores this process may run on: one a core unless asked for
-    /// more, when they take turns (two games a core, say: each game's clocks are CPU time, so still
-    /// fair, but a move takes longer on the wall clock).
+    /// more, when they take turns (measured unfair: sharing a core more than doubled the programs'
+    /// CPU time a game, docs/server.md).
     pub(crate) fn new(count: usize) -> Cores {
         let all = allowed();
         let free: Vec<usize> = (0..count.max(1)).rev().map(|k| all[k % all.len()]).collect();
