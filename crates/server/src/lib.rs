@@ -1,8 +1,9 @@
 //! The class's Othello server (`othello serve`): one machine, one data folder holding an embedded
-//! SQLite database. This first layer has the accounts (the teacher's, made by [`init`], the
-//! students', by [`add_students`]), their passwords (argon2id, changeable by their owner), sign-in
-//! sessions in HttpOnly, SameSite cookies, CSRF tokens on every form, and the JSON API's first
-//! calls; the games come on top of it.
+//! SQLite database. Accounts (the teacher's, made by [`init`], the students', by [`add_students`])
+//! with argon2id passwords and HttpOnly, SameSite session cookies; uploads checked by a game in the
+//! sandbox (`programs`); games of people and programs, queued one a core (`games`, `cores`) and
+//! watched live; the teacher's tournaments (`tournaments`) and lab checks (`checks`); the pages and
+//! the JSON API ([`serve`]), whose answers' schemas [`schemas`] gives.
 //!
 //! ```
 //! let data = tempfile::tempdir().unwrap();
