@@ -395,6 +395,39 @@ pub(crate) fn upload(address: &str, session: &str, form: &str, name: &str, bytes
     )
 }
 
+/// The course's example player (fixtures/players) in `form`, whole in one file as an upload is:
+/// the quickmove, the argv program that prints its move, or the strategy with the module it
+/// imports pasted in.
+pub(crate) fn example_program(form: &str) -> Vec<u8> {
+    let fixture = |name: &str| {
+        std::fs::read(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("fixtures/players")
+                .join(name),
+        )
+        .unwrap()
+    };
+    let quickmove = fixture("quickmove_player.py");
+    match form {
+        "quickmove" => quickmove,
+        "argv" => [
+            quickmove,
+            b"\nimport sys\nprint(quickMove(sys.argv[1], sys.argv[2]))\n".to_vec(),
+        ]
+        .concat(),
+        "strategy" => [
+            quickmove,
+            fixture("strategy_player.py")
+                .split(|&b| b == b'\n')
+                .filter(|line| !line.starts_with(b"from quickmove_player"))
+                .collect::<Vec<_>>()
+                .join(&b'\n'),
+        ]
+        .join(&b'\n'),
+        other => panic!("no example program of form {other}"),
+    }
+}
+
 #[test]
 fn uploads_are_checked_kept_and_shown_to_their_owner_only() {
     let dir = tempfile::tempdir().unwrap();
@@ -405,8 +438,7 @@ fn uploads_are_checked_kept_and_shown_to_their_owner_only() {
     let address = &server.address;
     let ann = sign_in(address, "ann", &students[0].1);
     let bob = sign_in(address, "bob", &students[1].1);
-    let good =
-        std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/players/quickmove_player.py")).unwrap();
+    let good = example_program("quickmove");
     // Its name is not where it goes: the version's id is.
     let first = upload(address, &ann, "quickmove", "../../escaped.py", &good);
     assert_eq!(first.status, 200, "{first:?}");
@@ -416,37 +448,14 @@ fn uploads_are_checked_kept_and_shown_to_their_owner_only() {
     assert!(first["verdict"].as_str().unwrap().starts_with("ok: "), "{first}");
     assert!(!dir.path().join("escaped.py").exists() && !data.join("escaped.py").exists());
     // An argv program, whole in its one file.
-    let argv = [
-        good.as_slice(),
-        b"\nimport sys\nprint(quickMove(sys.argv[1], sys.argv[2]))\n",
-    ]
-    .concat();
-    let argv = upload(address, &ann, "argv", "argv.py", &argv).json();
+    let argv = upload(address, &ann, "argv", "argv.py", &example_program("argv")).json();
     assert_eq!(argv["passed"], true, "{argv}");
     let broken = upload(address, &ann, "strategy", "mine.py", b"class Strategy(:\n").json();
     assert_eq!(broken["passed"], false, "{broken}");
     assert!(broken["verdict"].as_str().unwrap().contains("SyntaxError"), "{broken}");
     // Each form, good and failing its check: bob's strategy plays; his quickmove's illegal move and
     // his argv program's silence are its verdicts.
-    let fixture = |name: &str| {
-        std::fs::read(
-            Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("fixtures/players")
-                .join(name),
-        )
-        .unwrap()
-    };
-    // (An upload is one file: the example strategy with the module it imports pasted in.)
-    let whole = [
-        fixture("quickmove_player.py"),
-        fixture("strategy_player.py")
-            .split(|&b| b == b'\n')
-            .filter(|line| !line.starts_with(b"from quickmove_player"))
-            .collect::<Vec<_>>()
-            .join(&b'\n'),
-    ]
-    .join(&b'\n');
-    let strategy = upload(address, &bob, "strategy", "s.py", &whole).json();
+    let strategy = upload(address, &bob, "strategy", "s.py", &example_program("strategy")).json();
     assert_eq!(strategy["passed"], true, "{strategy}");
     let illegal = upload(
         address,

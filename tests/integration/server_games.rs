@@ -59,8 +59,7 @@ fn wait_for(address: &str, session: &str, id: &Value, within: Duration, done: im
 
 /// The course's quickmove fixture, writing to stderr on every move (and the cores it may run on).
 fn talkative_program() -> Vec<u8> {
-    let mut program =
-        std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/players/quickmove_player.py")).unwrap();
+    let mut program = super::server::example_program("quickmove");
     program.extend_from_slice(
         b"\nimport sys as _sys\n_first = quickMove\ndef quickMove(board, player):\n    print('ann thinks hard', file=_sys.stderr)\n    print([l for l in open('/proc/self/status') if l.startswith('Cpus_allowed_list')][0].strip(), file=_sys.stderr)\n    return _first(board, player)\n",
     );
@@ -395,8 +394,7 @@ fn a_program_that_fails_mid_game_forfeits_with_its_reason_never_a_tie() {
     let ann = sign_in(address, "ann", &students[0].1);
     // It plays black well (so it passes its check game, where it is black) and, as white, an
     // illegal move after telling stderr.
-    let mut program =
-        std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/players/quickmove_player.py")).unwrap();
+    let mut program = super::server::example_program("quickmove");
     program.extend_from_slice(
         b"\nimport sys as _sys\n_first = quickMove\ndef quickMove(board, token):\n    if token == 'o':\n        print('white is not my colour', file=_sys.stderr)\n        return 99\n    return _first(board, token)\n",
     );

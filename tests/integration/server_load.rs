@@ -186,29 +186,11 @@ fn server_load_round_robin_of_thirty_programs() {
     let students = add_students(&data, &names.iter().map(String::as_str).collect::<Vec<_>>());
     let server = serve_with(&data, &["--games", &at_once]);
     let address = server.address.clone();
-    let fixture = |name: &str| {
-        std::fs::read(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("fixtures/players")
-                .join(name),
-        )
-        .unwrap()
-    };
-    let quickmove = fixture("quickmove_player.py");
-    let argv = [
-        quickmove.clone(),
-        b"\nimport sys\nprint(quickMove(sys.argv[1], sys.argv[2]))\n".to_vec(),
-    ]
-    .concat();
-    let strategy = [
-        quickmove.clone(),
-        fixture("strategy_player.py")
-            .split(|&b| b == b'\n')
-            .filter(|line| !line.starts_with(b"from quickmove_player"))
-            .collect::<Vec<_>>()
-            .join(&b'\n'),
-    ]
-    .join(&b'\n');
+    let (quickmove, argv, strategy) = (
+        super::server::example_program("quickmove"),
+        super::server::example_program("argv"),
+        super::server::example_program("strategy"),
+    );
     for (k, (name, password)) in students.iter().enumerate() {
         let session = sign_in(&address, name, password);
         let (form, program) = match k % 3 {

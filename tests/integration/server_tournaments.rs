@@ -4,31 +4,21 @@
 //! standings and every forfeit's reason checked against the stored games.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use super::server::{add_students, init, serve_with, sign_in, upload};
+use super::server::{add_students, example_program, init, serve_with, sign_in, upload};
 use crate::common::http;
 
 fn get(address: &str, session: &str, path: &str) -> Value {
     http::get(address, path, Some(&format!("othello_session={session}"))).json()
 }
 
-fn fixture(name: &str) -> Vec<u8> {
-    std::fs::read(
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("fixtures/players")
-            .join(name),
-    )
-    .unwrap()
-}
-
 /// The example quickmove program, which as white does `white` instead (it passes its check game,
 /// where it plays black).
 fn as_white(white: &str) -> Vec<u8> {
-    let mut program = fixture("quickmove_player.py");
+    let mut program = example_program("quickmove");
     program.extend_from_slice(
         format!("\n_first = quickMove\ndef quickMove(board, token):\n    if token == 'o':\n{white}\n    return _first(board, token)\n").as_bytes(),
     );
@@ -112,15 +102,8 @@ fn a_class_tournament_survives_a_sigkill_plays_every_game_once_and_its_standings
     let mut server = serve_with(&data, &["--games", "2"]);
     let address = server.address.clone();
     let programs: [(&str, Vec<u8>); 4] = [
-        ("quickmove", fixture("quickmove_player.py")),
-        (
-            "argv",
-            [
-                fixture("quickmove_player.py"),
-                b"\nimport sys\nprint(quickMove(sys.argv[1], sys.argv[2]))\n".to_vec(),
-            ]
-            .concat(),
-        ),
+        ("quickmove", example_program("quickmove")),
+        ("argv", example_program("argv")),
         ("quickmove", as_white("        return 99")),
         ("quickmove", as_white("        while True: pass")),
     ];
@@ -264,7 +247,7 @@ fn lab_checks_run_on_every_active_and_every_new_version_and_make_a_gradebook() {
     let session = |k: usize| sign_in(&address, &students[k].0, &students[k].1);
     let (amy, dan) = (session(0), session(1));
     assert_eq!(
-        upload(&address, &amy, "quickmove", "a.py", &fixture("quickmove_player.py")).json()["passed"],
+        upload(&address, &amy, "quickmove", "a.py", &example_program("quickmove")).json()["passed"],
         true
     );
     let faulty = upload(&address, &dan, "quickmove", "d.py", &as_white("        return 99")).json();
@@ -311,7 +294,7 @@ fn lab_checks_run_on_every_active_and_every_new_version_and_make_a_gradebook() {
     assert_eq!(dan_run["passed"], false, "{dan_run}");
     assert!(dan_run["share"].as_f64().unwrap() < 0.5);
     // A new version that passes its check game is checked by itself.
-    let fixed = upload(&address, &dan, "quickmove", "d2.py", &fixture("quickmove_player.py")).json();
+    let fixed = upload(&address, &dan, "quickmove", "d2.py", &example_program("quickmove")).json();
     let runs = done(3);
     let newest = runs.iter().find(|r| r["program"] == fixed["id"]).unwrap();
     assert_eq!(newest["passed"], true, "{runs:?}");
