@@ -202,7 +202,8 @@ fn home_page(user: &User, home: &Home, message: Option<&str>) -> Response {
                     p.error #new-tournament-error {}
                 }
             }
-            h2 { "Your programs" }
+            // The teacher's list is everyone's.
+            h2 { @if user.role == Role::Teacher { "Programs" } @else { "Your programs" } }
             form #upload enctype="multipart/form-data" {
                 label { "Its form "
                     select name="form" {
