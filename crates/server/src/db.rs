@@ -441,10 +441,20 @@ pub(crate) fn claim_next(connection: &Connection) -> Result<Option<i64>, ServerE
         .optional()?)
 }
 
-/// Games not yet over that `user` asked for.
+/// Games not yet over that people asked for (not a tournament's or a check's).
+pub(crate) fn unfinished_asked(connection: &Connection) -> Result<usize, ServerError> {
+    Ok(connection.query_row(
+        "SELECT count(*) FROM games WHERE status IN ('queued', 'running') AND tournament IS NULL AND check_run IS NULL",
+        [],
+        |row| row.get::<_, i64>(0),
+    )? as usize)
+}
+
+/// Games not yet over that `user` asked for (a teacher's tournaments and checks aside).
 pub(crate) fn unfinished_of(connection: &Connection, user: i64) -> Result<usize, ServerError> {
     Ok(connection.query_row(
-        "SELECT count(*) FROM games WHERE creator = ?1 AND status IN ('queued', 'running')",
+        "SELECT count(*) FROM games WHERE creator = ?1 AND status IN ('queued', 'running')
+         AND tournament IS NULL AND check_run IS NULL",
         params![user],
         |row| row.get::<_, i64>(0),
     )? as usize)

@@ -429,8 +429,4 @@ impl Live {
     pub(crate) fn remove(&self, id: i64) {
         self.games().remove(&id);
     }
-
-    pub(crate) fn count(&self) -> usize {
-        self.games().len()
-    }
 }

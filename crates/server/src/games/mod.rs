@@ -31,7 +31,8 @@ use seat::Seat;
 
 /// Games one account may have queued or running at once.
 pub(crate) const MAX_UNFINISHED: usize = 4;
-/// Games queued or running on the whole server: beyond, new ones wait to be asked again.
+/// Games people asked for, queued or running on the whole server (a tournament's and a check's
+/// are the teacher's and not counted): beyond, new ones wait to be asked again.
 pub(crate) const MAX_LIVE: usize = 256;
 /// Games a list shows.
 const LISTED: usize = 100;
@@ -57,12 +58,6 @@ pub(crate) async fn create(
     SignedIn(user): SignedIn,
     Valid(Json(body)): Valid<Json<NewGame>>,
 ) -> Result<Json<GameView>, ApiError> {
-    if state.runner.live.count() >= MAX_LIVE {
-        return Err(ApiError(
-            StatusCode::TOO_MANY_REQUESTS,
-            format!("the server has {MAX_LIVE} games queued or running: ask again when some have ended"),
-        ));
-    }
     let (live, people) = state
         .with_db(move |connection| -> Result<(Arc<LiveGame>, bool), ApiError> {
             let seats = [
@@ -73,6 +68,13 @@ pub(crate) async fn create(
             if people == 2 {
                 return Err(ApiError::bad_request(
                     "a game has at most one person: \"me\" plays one side",
+                ));
+            }
+            // Counted in the database, the queue itself (a queued game is not in memory).
+            if db::unfinished_asked(connection)? >= MAX_LIVE {
+                return Err(ApiError(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    format!("the server has {MAX_LIVE} games queued or running: ask again when some have ended"),
                 ));
             }
             if db::unfinished_of(connection, user.id)? >= MAX_UNFINISHED {
