@@ -203,6 +203,11 @@ impl ClockArgs {
         Ok(())
     }
 
+    /// The rules asked for with --rules, if any.
+    pub fn rules(&self) -> Option<othello_course::programs::rules::Rules> {
+        self.rules
+    }
+
     /// The rules asked for, or the most recent rules of this player's form (lab4-2024 for a
     /// built-in strategy: the most recent course).
     pub fn rules_for(&self, spec: &othello_course::strategy::StrategySpec) -> othello_course::programs::rules::Rules {

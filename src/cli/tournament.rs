@@ -32,13 +32,23 @@ pub struct TournamentArgs {
     /// Write one self-contained HTML page: the standings and each forfeit's reason
     #[arg(long, value_name = "FILE")]
     html: Option<PathBuf>,
-    /// Rounds of the round robin (every pair meets once a round, with both colours)
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1000))]
-    rounds: u32,
+    /// Rounds of the round robin (every pair meets once a round, with both colours; default 1, or
+    /// 2 under the course server's scoring: each pair twice in each colour, as there)
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    rounds: Option<u32>,
     /// A Swiss tournament of this many rounds instead: players with equal points are paired, two games
     /// a pairing (both colours), a bye for an odd player out
     #[arg(long, value_name = "ROUNDS", conflicts_with = "rounds", value_parser = clap::value_parser!(u32).range(1..=1000))]
     swiss: Option<u32>,
+    /// How failures score and ties break: othello (a failure loses 0 to 64; disc margin, then
+    /// head-to-head) or course-server (as the course's server did: a time-out ties; cumulative
+    /// points; Swiss by its pairing, Danish once rounds >= players - 1; the odd player plays
+    /// --bye-opponent twice). Default: course-server under --rules server, othello otherwise
+    #[arg(long, value_name = "SCORING")]
+    scoring: Option<tournament::Scoring>,
+    /// Who plays the odd player out of a Swiss round under the course server's scoring
+    #[arg(long, value_name = "STRATEGY", default_value = "random")]
+    bye_opponent: StrategySpec,
     /// Seed of the openings and of random players
     #[arg(long, default_value_t = 1, value_parser = super::seed)]
     seed: u64,
@@ -134,30 +144,50 @@ pub fn run(args: TournamentArgs, settings: &super::Settings) -> Result<()> {
     let html = args.html.as_deref().map(Output::open).transpose()?;
     let csv = args.csv.as_deref().map(Output::open).transpose()?;
     let mut log = MatchLog::open(args.log.as_deref())?;
+    let scoring = args.scoring.unwrap_or(match args.clock.rules() {
+        Some(othello_course::programs::rules::Rules::Server) => tournament::Scoring::CourseServer,
+        _ => tournament::Scoring::Othello,
+    });
+    let mut names = names;
+    let bye_opponent = match scoring {
+        tournament::Scoring::CourseServer => {
+            names.push(format!("bye opponent ({})", args.bye_opponent));
+            clock.prepare(&args.bye_opponent, players.len() + 1)?
+        }
+        tournament::Scoring::Othello => args.bye_opponent.clone(),
+    };
     let config = TournamentConfig {
         players,
         format: match args.swiss {
             Some(rounds) => Format::Swiss { rounds },
-            None => Format::RoundRobin { rounds: args.rounds },
+            None => Format::RoundRobin {
+                rounds: args.rounds.unwrap_or(match scoring {
+                    tournament::Scoring::CourseServer => 2,
+                    tournament::Scoring::Othello => 1,
+                }),
+            },
         },
+        scoring,
+        bye_opponent,
         seed: args.seed,
         opening_plies: args.openings,
         threads: super::threads_or_cores(args.threads),
         engine: settings.engine,
     };
     let mut games = 0;
-    let progress = super::display::Progress::new(config.format.games(config.players.len()), "games", &settings.output);
+    let progress = super::display::Progress::new(config.format.games(config.players.len(), scoring), "games", &settings.output);
     let standings = tournament::run(&config, |pairing, played| {
         games += 1;
         progress.tick();
         log.add(played, &names[pairing.first], &names[pairing.second]);
-    });
+    })
+    .ranked();
     progress.finish();
     log.finish()?;
     let ranked: Vec<_> = (1..).zip(&standings).collect();
     if let Some(csv) = csv {
         csv.finish(&othello_course::table::csv(
-            &othello_course::table::standings(&names),
+            &othello_course::table::standings(&names, scoring),
             &ranked,
         ))?;
     }
@@ -166,6 +196,7 @@ pub fn run(args: TournamentArgs, settings: &super::Settings) -> Result<()> {
             "Tournament standings",
             &names,
             &standings,
+            scoring,
             &left_out,
             &args.clock.isolation().describe(),
         ))?;
@@ -179,7 +210,9 @@ pub fn run(args: TournamentArgs, settings: &super::Settings) -> Result<()> {
         json::line(&json::Tournament {
             system,
             rounds,
-            players: names.clone(),
+            scoring: scoring.name(),
+            scoring_rules: scoring.describe(),
+            players: names[..config.players.len()].to_vec(),
             games,
             seed: config.seed,
             reproducible,
@@ -194,6 +227,7 @@ pub fn run(args: TournamentArgs, settings: &super::Settings) -> Result<()> {
             &config.format.title(),
             &names,
             &standings,
+            scoring,
             games,
             config.seed,
             reproducible,

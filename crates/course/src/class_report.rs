@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use super::moderator::{GameLine, Lab4Tally};
 use super::report::{board_html, escape};
-use super::tournament::Standing;
+use super::tournament::{Scoring, Standing};
 use crate::programs::rules::Rules;
 use othello_core::notation::{condensed, lab_board};
 
@@ -161,11 +161,13 @@ pub fn tournament_html(
     title: &str,
     names: &[String],
     standings: &[Standing],
+    scoring: Scoring,
     left_out: &[String],
     isolation: &str,
 ) -> String {
     let mut out = page_start(title);
     let _ = writeln!(out, "<p>Runs: {}.</p>", escape(isolation));
+    let _ = writeln!(out, "<p>Scoring: {}.</p>", escape(scoring.describe()));
     if !left_out.is_empty() {
         out.push_str("<p class=\"warning\">Left out, their programs could not play:</p><ul>");
         for why in left_out {
@@ -174,7 +176,7 @@ pub fn tournament_html(
         out.push_str("</ul>\n");
     }
     let ranked: Vec<_> = (1..).zip(standings).collect();
-    out += &crate::table::html(&crate::table::standings(names), &ranked, None);
+    out += &crate::table::html(&crate::table::standings(names, scoring), &ranked, None);
     for s in standings.iter().filter(|s| s.forfeits > 0) {
         let _ = writeln!(
             out,
@@ -200,13 +202,18 @@ pub fn standings_text(
     title: &str,
     names: &[String],
     standings: &[Standing],
+    scoring: Scoring,
     games: usize,
     seed: u64,
     reproducible: bool,
 ) -> String {
-    let mut out = format!("{title}: {} players, {games} games (seed {seed})\n", names.len());
+    let mut out = format!(
+        "{title}: {} players, {games} games (seed {seed})\n{}\n",
+        standings.len(),
+        scoring.describe()
+    );
     let ranked: Vec<_> = (1..).zip(standings).collect();
-    out += &crate::table::text(&crate::table::standings(names), &ranked);
+    out += &crate::table::text(&crate::table::standings(names, scoring), &ranked);
     let forfeited: Vec<&Standing> = standings.iter().filter(|s| s.forfeits > 0).collect();
     if !forfeited.is_empty() {
         out += "Forfeits:\n";

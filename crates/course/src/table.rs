@@ -250,11 +250,12 @@ pub fn html<R>(columns: &[Column<R>], rows: &[R], anchor: Option<&str>) -> Strin
 use crate::class_report::StudentTest;
 use crate::grade::{Program, Summary};
 use crate::judge::Judge;
-use crate::tournament::Standing;
+use crate::tournament::{Scoring, Standing};
 use othello_sandbox::Isolation;
 
-/// A tournament's standings, best first (`names` the players' names, by index).
-pub fn standings<'a>(names: &'a [String]) -> Vec<Column<'a, (usize, &'a Standing)>> {
+/// A tournament's standings, best first (`names` the players' names, by index), scored by
+/// `scoring` (its cumulative points shown to people when it breaks ties; named in the CSV).
+pub fn standings<'a>(names: &'a [String], scoring: Scoring) -> Vec<Column<'a, (usize, &'a Standing)>> {
     type Row<'r> = (usize, &'r Standing);
     let count = |value: fn(&Standing) -> u32| move |(_, s): &Row| Datum::Count(value(s).into());
     vec![
@@ -268,6 +269,11 @@ pub fn standings<'a>(names: &'a [String]) -> Vec<Column<'a, (usize, &'a Standing
         Column::new("forfeits", count(|s| s.forfeits)).mark(|(_, s): &Row| (s.forfeits > 0).then_some("bad")),
         Column::new("byes", count(|s| s.byes)).shown(Shown::InCsv),
         Column::new("discs", |(_, s): &Row| Datum::Signed(s.discs)),
+        Column::new("cumulative", |(_, s): &Row| Datum::Number(s.cumulative)).shown(match scoring {
+            Scoring::CourseServer => Shown::Everywhere,
+            Scoring::Othello => Shown::InCsv,
+        }),
+        Column::new("scoring", move |_: &Row| Datum::Text(scoring.name().to_string())).shown(Shown::InCsv),
         Column::new("forfeit_reasons", |(_, s): &Row| {
             Datum::Text(s.forfeit_notes.iter().map(|n| n.describe(names)).join("; "))
         })
@@ -429,6 +435,8 @@ mod tests {
             forfeits: 1,
             byes: 0,
             discs: -7,
+            cumulative: 3.5,
+            against: [(0, 1.5)].into(),
             forfeit_notes: vec![ForfeitNote {
                 round: 0,
                 opponent: 0,
@@ -446,8 +454,9 @@ mod tests {
     fn the_standings_csv_columns_are_the_json_members() {
         let names = ["ann".to_string(), "=bob".to_string()];
         let standing = standing();
-        let csv = csv(&standings(&names), &[(1, &standing)]);
-        let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+        let csv = csv(&standings(&names, Scoring::Othello), &[(1, &standing)]);
+        // The scoring is the whole tournament's in JSON, named on each row of the CSV.
+        let header: Vec<&str> = csv.lines().next().unwrap().split(',').filter(|&c| c != "scoring").collect();
         let json = serde_json::to_value(crate::json::StandingJson::new(1, &standing, &names)).unwrap();
         let members: Vec<&str> = json.as_object().unwrap().keys().map(String::as_str).collect();
         let (mut header_sorted, mut members_sorted) = (header.clone(), members.clone());
@@ -456,7 +465,7 @@ mod tests {
         assert_eq!(header_sorted, members_sorted);
         // The name is kept from being a formula; the margin stays a number.
         assert!(
-            csv.lines().nth(1).unwrap().starts_with("1,'=bob,1.5,4,1,1,2,1,0,-7,"),
+            csv.lines().nth(1).unwrap().starts_with("1,'=bob,1.5,4,1,1,2,1,0,-7,3.5,othello,"),
             "{csv}"
         );
     }
@@ -466,13 +475,17 @@ mod tests {
         let names = ["ann".to_string(), "bob".to_string()];
         let standing = standing();
         let rows = [(1, &standing)];
-        let text = text(&standings(&names), &rows);
+        let text = text(&standings(&names, Scoring::Othello), &rows);
         assert_eq!(
             text,
             "rank  player  points  games  wins  draws  losses  forfeits  discs\n   1  bob        1.5      4     1      1       2         1     -7\n"
         );
-        let html = html(&standings(&names), &rows, None);
+        let html = html(&standings(&names, Scoring::Othello), &rows, None);
         assert!(html.contains("<td class=\"bad\">1</td><td>-7</td></tr>"), "{html}");
-        assert!(!html.contains("byes") && !text.contains("byes"));
+        assert!(!html.contains("byes") && !text.contains("byes") && !text.contains("cumulative"));
+        // The course server's tie-break is shown to people when it breaks ties.
+        let text = crate::table::text(&standings(&names, Scoring::CourseServer), &rows);
+        assert!(text.lines().next().unwrap().ends_with("discs  cumulative"), "{text}");
+        assert!(text.lines().nth(1).unwrap().ends_with("-7         3.5"), "{text}");
     }
 }

@@ -41,6 +41,7 @@ function home() {
           name: newTournament.elements.name.value,
           format: newTournament.elements.format.value,
           rounds: Number(newTournament.elements.rounds.value),
+          scoring: newTournament.elements.scoring.value,
         });
         location.href = "/tournaments/" + tournament.id;
       } catch (error) {

@@ -98,6 +98,9 @@ const SCHEMA: &[&str] = &[
     );
     ALTER TABLE games ADD COLUMN check_run INTEGER REFERENCES check_runs(id);
     CREATE INDEX games_by_check_run ON games (check_run);",
+    "ALTER TABLE tournaments ADD COLUMN scoring TEXT NOT NULL DEFAULT 'othello'
+        CHECK (scoring IN ('othello', 'course-server'));
+    ALTER TABLE tournaments ADD COLUMN bye_opponent TEXT NOT NULL DEFAULT 'random';",
 ];
 
 /// Who an account is.

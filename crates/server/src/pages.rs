@@ -198,6 +198,12 @@ fn home_page(user: &User, home: &Home, message: Option<&str>) -> Response {
                     label { "Name " input name="name" required maxlength="80"; }
                     label { "Format " select name="format" { option value="round robin" { "round robin" } option value="swiss" { "Swiss" } } }
                     label { "Rounds " input name="rounds" type="number" min="1" max="20" value="1" required; }
+                    label { "Scoring "
+                        select name="scoring" {
+                            option value="othello" { "othello's: a failure loses; ties by disc margin, then head-to-head" }
+                            option value="course-server" { "as the course's server: a time-out ties; ties by cumulative points; a bye opponent" }
+                        }
+                    }
                     button type="submit" { "Start it" }
                     p.error #new-tournament-error {}
                 }
@@ -390,12 +396,18 @@ pub(crate) async fn tournament(
             " · " a href=(format!("/api/tournaments/{id}/csv")) { "CSV" }
             " · " a href=(format!("/api/tournaments/{id}")) { "JSON" }
         }
+        p.muted #tournament-scoring { "Scoring: " (view.scoring_rules) "." }
+        @let cumulative = view.scoring == "course-server";
         table #standings {
-            tr { th { "rank" } th { "player" } th { "points" } th { "games" } th { "wins" } th { "draws" } th { "losses" } th { "forfeits" } th { "discs" } }
+            tr {
+                th { "rank" } th { "player" } th { "points" } th { "games" } th { "wins" } th { "draws" } th { "losses" } th { "forfeits" } th { "discs" }
+                @if cumulative { th { "cumulative" } }
+            }
             @for s in &view.standings {
                 tr {
                     td { (s.rank) } td.name { (s.player) } td { (s.points) } td { (s.games) } td { (s.wins) }
                     td { (s.draws) } td { (s.losses) } td class=(if s.forfeits > 0 { "error" } else { "" }) { (s.forfeits) } td { (s.discs) }
+                    @if cumulative { td { (s.cumulative) } }
                 }
             }
         }

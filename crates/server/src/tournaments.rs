@@ -3,7 +3,9 @@
 //! balanced opening with the colours swapped. Its games go into the queue like any other, in the
 //! database from the start (a round robin's all at once, a Swiss round's when the one before
 //! ends): a restart plays on, no finished game lost and none played twice. The standings are
-//! computed from the stored games, with every forfeit's reason.
+//! computed from the stored games, with every forfeit's reason, by the tournament's scoring:
+//! othello's, or as the course's server scored (its time-out ties, cumulative tie-break, Swiss
+//! pairing and bye opponent).
 
 use axum::Json;
 use axum::extract::{Path, State};
@@ -12,7 +14,7 @@ use axum::response::{IntoResponse, Response};
 use othello_core::color::Color;
 use othello_course::json::StandingJson;
 use othello_course::matches::OpeningList;
-use othello_course::tournament::{ForfeitNote, Format, Standing, rank, round_pairs};
+use othello_course::tournament::{ForfeitNote, Format, Scoring, Standing, Table};
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 
@@ -32,6 +34,13 @@ pub(crate) struct NewTournament {
     /// `round robin` or `swiss`.
     format: String,
     rounds: u32,
+    /// `othello` (the default) or `course-server`.
+    #[serde(default)]
+    scoring: Option<String>,
+    /// Who plays a Swiss round's odd player out under the course server's scoring (a built-in
+    /// strategy, `engine:N` or a program version; default `random`).
+    #[serde(default)]
+    bye_opponent: Option<serde_json::Value>,
 }
 
 /// A tournament as the API shows it.
@@ -41,6 +50,9 @@ pub(crate) struct TournamentView {
     pub(crate) name: String,
     pub(crate) format: String,
     pub(crate) rounds: u32,
+    /// How failures scored and ties were broken: `othello` or `course-server`, and in words.
+    pub(crate) scoring: String,
+    pub(crate) scoring_rules: String,
     /// `running` or `finished`.
     pub(crate) status: String,
     pub(crate) created: String,
@@ -72,6 +84,9 @@ struct Row {
     id: i64,
     name: String,
     format: Format,
+    scoring: Scoring,
+    /// The bye opponent's seat key (it plays only under the course server's scoring).
+    bye_opponent: String,
     status: String,
     created: String,
 }
@@ -87,25 +102,38 @@ fn format_of(name: &str, rounds: u32) -> Option<Format> {
 fn tournament_row(connection: &Connection, id: i64) -> Result<Option<Row>, ServerError> {
     Ok(connection
         .query_row(
-            "SELECT id, name, format, rounds, status, created FROM tournaments WHERE id = ?1",
+            "SELECT id, name, format, rounds, status, created, scoring, bye_opponent FROM tournaments WHERE id = ?1",
             params![id],
             |row| {
-                let (format, rounds): (String, u32) = (row.get(2)?, row.get(3)?);
-                Ok((row.get(0)?, row.get(1)?, format, rounds, row.get(4)?, row.get(5)?))
+                let (format, rounds, scoring): (String, u32, String) = (row.get(2)?, row.get(3)?, row.get(6)?);
+                Ok(Row {
+                    id: row.get(0)?,
+                    name: row.get(1)?,
+                    format: format_of(&format, rounds).unwrap_or(Format::RoundRobin { rounds }),
+                    scoring: scoring.parse().unwrap_or_default(),
+                    bye_opponent: row.get(7)?,
+                    status: row.get(4)?,
+                    created: row.get(5)?,
+                })
             },
         )
-        .optional()?
-        .map(|(id, name, format, rounds, status, created)| Row {
-            id,
-            name,
-            format: format_of(&format, rounds).unwrap_or(Format::RoundRobin { rounds }),
-            status,
-            created,
-        }))
+        .optional()?)
 }
 
-/// The entrants' program versions and names (their owners'), by position.
-fn entrants(connection: &Connection, tournament: i64) -> Result<Vec<(Seat, String)>, ServerError> {
+/// The entrants' program versions and names (their owners'), by position; under the course
+/// server's scoring the bye opponent last.
+fn entrants(connection: &Connection, tournament: &Row) -> Result<Vec<(Seat, String)>, ServerError> {
+    let mut entrants = students(connection, tournament.id)?;
+    if tournament.scoring == Scoring::CourseServer {
+        let seat = Seat::stored(connection, &tournament.bye_opponent)?;
+        let name = format!("bye opponent ({})", seat.name());
+        entrants.push((seat, name));
+    }
+    Ok(entrants)
+}
+
+/// The students' program versions and names (their owners'), by position.
+fn students(connection: &Connection, tournament: i64) -> Result<Vec<(Seat, String)>, ServerError> {
     let mut statement = connection.prepare(
         "SELECT entrants.program, users.name FROM entrants JOIN programs ON programs.id = entrants.program
          JOIN users ON users.id = programs.owner WHERE entrants.tournament = ?1 ORDER BY entrants.position",
@@ -156,85 +184,43 @@ fn games_of(connection: &Connection, tournament: i64) -> Result<Vec<Played>, Ser
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
-/// Where a tournament stands: the standings so far (unranked, by position), who met whom, and
-/// each pair's points.
-struct Table {
-    standings: Vec<Standing>,
-    met: Vec<Vec<bool>>,
-    cross: Vec<Vec<Option<f64>>>,
-}
-
-impl Table {
-    /// Before any game.
-    fn fresh(count: usize) -> Table {
-        Table {
-            standings: (0..count).map(Standing::new).collect(),
-            met: vec![vec![false; count]; count],
-            cross: vec![vec![None; count]; count],
-        }
-    }
-}
-
-fn standings(
+/// Where a tournament stands: its table from the stored games, in the order they were made (the
+/// order the command line plays them in), and its byes.
+fn table(
     connection: &Connection,
-    tournament: i64,
-    entrants: &[(Seat, String)],
+    tournament: &Row,
+    players: usize,
     games: &[Played],
+    entrants: &[(Seat, String)],
 ) -> Result<Table, ServerError> {
-    let Table {
-        mut standings,
-        mut met,
-        mut cross,
-    } = Table::fresh(entrants.len());
+    let mut table = Table::new(players, tournament.scoring);
     let mut statement = connection.prepare("SELECT position FROM byes WHERE tournament = ?1")?;
-    for position in statement.query_map(params![tournament], |row| row.get::<_, i64>(0))? {
-        standings[position? as usize].bye();
+    for position in statement.query_map(params![tournament.id], |row| row.get::<_, i64>(0))? {
+        table.bye(position? as usize);
     }
     for game in games {
-        met[game.first][game.second] = true;
-        met[game.second][game.first] = true;
+        table.meet(game.first, game.second);
         let Some(result) = game.result.as_ref().filter(|_| game.status == "finished") else {
             continue;
         };
-        let first_black = game.black == entrants[game.first].0.key();
-        let (black, white) = if first_black {
+        let (black, white) = if game.black == entrants[game.first].0.key() {
             (game.first, game.second)
         } else {
             (game.second, game.first)
         };
-        // A forfeit counts as 0 to 64 against the side that failed.
-        let (black_discs, white_discs) = match &result.forfeit {
-            Some(forfeit) if forfeit.side == "black" => (0, 64),
-            Some(_) => (64, 0),
-            None => (result.black, result.white),
-        };
-        let note = |side: Color, opponent: usize| {
-            result
-                .forfeit
-                .as_ref()
-                .filter(|f| f.side == side.name())
-                .map(|f| ForfeitNote {
-                    round: game.round,
-                    opponent,
-                    color: side,
-                    ply: game.turns + 1,
-                    code: f.code,
-                    server_code: f.server_code.unwrap_or(f.code),
-                    failure: f.reason.clone(),
-                    stderr: None,
-                })
-        };
-        standings[black].add_game(black_discs, white_discs, note(Color::Black, white));
-        standings[white].add_game(white_discs, black_discs, note(Color::White, black));
-        let points = |own: u32, other: u32| match own.cmp(&other) {
-            std::cmp::Ordering::Greater => 1.0,
-            std::cmp::Ordering::Equal => 0.5,
-            std::cmp::Ordering::Less => 0.0,
-        };
-        *cross[black][white].get_or_insert(0.0) += points(black_discs, white_discs);
-        *cross[white][black].get_or_insert(0.0) += points(white_discs, black_discs);
+        let failure = result.forfeit.as_ref().map(|f| ForfeitNote {
+            round: game.round,
+            opponent: 0,
+            color: if f.side == "black" { Color::Black } else { Color::White },
+            ply: game.turns + 1,
+            code: f.code,
+            server_code: f.server_code.unwrap_or(f.code),
+            failure: f.reason.clone(),
+            stderr: None,
+        });
+        table.add_game(black, white, (result.black, result.white), failure);
     }
-    Ok(Table { standings, met, cross })
+    Ok(table)
 }
 
 /// Adds round `round`'s games (and its bye): each pairing two games from its balanced opening,
@@ -248,7 +234,7 @@ fn add_round(
     table: &Table,
     pairings_before: usize,
 ) -> Result<(), ServerError> {
-    let (pairs, bye) = round_pairs(tournament.format, &table.standings, &table.met);
+    let (pairs, bye) = table.pairs(tournament.format);
     if let Some(position) = bye {
         connection.execute(
             "INSERT INTO byes (tournament, round, position) VALUES (?1, ?2, ?3)",
@@ -288,7 +274,8 @@ pub(crate) fn advance(connection: &Connection, tournament: i64) -> Result<(), Se
         return Ok(());
     }
     let transaction = connection.unchecked_transaction()?;
-    let entrants = entrants(&transaction, tournament)?;
+    let entrants = entrants(&transaction, &row)?;
+    let players = students(&transaction, tournament)?.len();
     let games = games_of(&transaction, tournament)?;
     if games.iter().any(|game| game.status != "finished") {
         return Ok(());
@@ -296,7 +283,7 @@ pub(crate) fn advance(connection: &Connection, tournament: i64) -> Result<(), Se
     let (_, rounds) = row.format.system();
     let made = games.iter().map(|game| game.round + 1).max().unwrap_or(0);
     if made < rounds {
-        let table = standings(&transaction, tournament, &entrants, &games)?;
+        let table = table(&transaction, &row, players, &games, &entrants)?;
         let creator: i64 = transaction.query_row(
             "SELECT creator FROM tournaments WHERE id = ?1",
             params![tournament],
@@ -366,8 +353,21 @@ pub(crate) async fn create(
             body.format
         ))
     })?;
+    let scoring: Scoring = match &body.scoring {
+        Some(name) => name.parse().map_err(ApiError::bad_request)?,
+        None => Scoring::Othello,
+    };
     let id = state
         .with_db(move |connection| -> Result<i64, ApiError> {
+            let bye_opponent = match &body.bye_opponent {
+                Some(named) => Seat::requested(connection, &user, named)?,
+                None => Seat::Builtin("random".parse().expect("random is a strategy")),
+            };
+            if bye_opponent.person().is_some() {
+                return Err(ApiError::bad_request(
+                    "bad bye_opponent \"me\": expected a computer player (a strategy, engine:N or a version)",
+                ));
+            }
             let transaction = connection.unchecked_transaction().map_err(ServerError::from)?;
             let mut statement = transaction
                 .prepare("SELECT id FROM users WHERE role = 'student' ORDER BY name")
@@ -392,8 +392,9 @@ pub(crate) async fn create(
             let (system, rounds) = format.system();
             transaction
                 .execute(
-                    "INSERT INTO tournaments (name, format, rounds, seed, status, creator) VALUES (?1, ?2, ?3, ?4, 'running', ?5)",
-                    params![name, system, rounds, 0, user.id],
+                    "INSERT INTO tournaments (name, format, rounds, seed, status, creator, scoring, bye_opponent)
+                     VALUES (?1, ?2, ?3, ?4, 'running', ?5, ?6, ?7)",
+                    params![name, system, rounds, 0, user.id, scoring.name(), bye_opponent.key()],
                 )
                 .map_err(ServerError::from)?;
             let id = transaction.last_insert_rowid();
@@ -406,15 +407,15 @@ pub(crate) async fn create(
                     .map_err(ServerError::from)?;
             }
             let row = tournament_row(&transaction, id)?.ok_or_else(|| ServerError::Db("a new tournament is gone".into()))?;
-            let entrants = entrants(&transaction, id)?;
-            let fresh = Table::fresh(entrants.len());
+            let entrants = entrants(&transaction, &row)?;
+            let fresh = Table::new(versions.len(), scoring);
             // A round robin's rounds are known at once; a Swiss round waits for the one before.
             let first_rounds = match format {
                 Format::RoundRobin { rounds } => rounds,
                 Format::Swiss { .. } => 1,
             };
             for round in 0..first_rounds {
-                let pairings_before = round as usize * entrants.len() * (entrants.len() - 1) / 2;
+                let pairings_before = round as usize * versions.len() * (versions.len() - 1) / 2;
                 add_round(&transaction, &row, user.id, round, &entrants, &fresh, pairings_before)?;
             }
             transaction.commit().map_err(ServerError::from)?;
@@ -425,36 +426,61 @@ pub(crate) async fn create(
     Ok(Json(view(&state, id).await?))
 }
 
+/// A tournament as stored: its row, entrants (the bye opponent last, if it has one), the number
+/// of students among them, its games and its table.
+struct Stored {
+    row: Row,
+    entrants: Vec<(Seat, String)>,
+    players: usize,
+    games: Vec<Played>,
+    table: Table,
+}
+
+fn stored(connection: &Connection, id: i64) -> Result<Stored, ApiError> {
+    let row = tournament_row(connection, id)?.ok_or_else(|| ApiError::not_found(format!("no tournament {id}")))?;
+    let entrants = entrants(connection, &row)?;
+    let players = students(connection, id)?.len();
+    let games = games_of(connection, id)?;
+    let table = table(connection, &row, players, &games, &entrants)?;
+    Ok(Stored {
+        row,
+        entrants,
+        players,
+        games,
+        table,
+    })
+}
+
 async fn view(state: &AppState, id: i64) -> Result<TournamentView, ApiError> {
     state
         .with_db(move |connection| -> Result<TournamentView, ApiError> {
-            let row =
-                tournament_row(connection, id)?.ok_or_else(|| ApiError::not_found(format!("no tournament {id}")))?;
-            let entrants = entrants(connection, id)?;
-            let games = games_of(connection, id)?;
-            let Table {
-                standings,
-                cross: crosstable,
-                ..
-            } = standings(connection, id, &entrants, &games)?;
+            let Stored {
+                row,
+                entrants,
+                players,
+                games,
+                table,
+            } = stored(connection, id)?;
             let names: Vec<String> = entrants.iter().map(|(_, name)| name.clone()).collect();
-            let ranked = rank(standings);
             let (system, rounds) = row.format.system();
             Ok(TournamentView {
                 id: row.id,
                 name: row.name,
                 format: system.to_string(),
                 rounds,
+                scoring: row.scoring.name().to_string(),
+                scoring_rules: row.scoring.describe().to_string(),
                 status: row.status,
                 created: row.created,
                 finished: games.iter().filter(|g| g.status == "finished").count(),
                 games: games.len(),
-                standings: ranked
+                standings: table
+                    .ranked()
                     .iter()
                     .enumerate()
                     .map(|(k, standing)| StandingJson::new(k + 1, standing, &names))
                     .collect(),
-                crosstable,
+                crosstable: table.crosstable(),
                 list: games
                     .into_iter()
                     .map(|game| {
@@ -469,7 +495,7 @@ async fn view(state: &AppState, id: i64) -> Result<TournamentView, ApiError> {
                         }
                     })
                     .collect(),
-                players: names,
+                players: names[..players].to_vec(),
             })
         })
         .await
@@ -492,15 +518,12 @@ pub(crate) async fn csv(
 ) -> Result<Response, ApiError> {
     let text = state
         .with_db(move |connection| -> Result<String, ApiError> {
-            tournament_row(connection, id)?.ok_or_else(|| ApiError::not_found(format!("no tournament {id}")))?;
-            let entrants = entrants(connection, id)?;
-            let games = games_of(connection, id)?;
-            let standings = standings(connection, id, &entrants, &games)?.standings;
+            let Stored { entrants, table, .. } = stored(connection, id)?;
             let names: Vec<String> = entrants.iter().map(|(_, name)| name.clone()).collect();
-            let ranked = rank(standings);
+            let ranked = table.ranked();
             let rows: Vec<(usize, &Standing)> = (1..).zip(&ranked).collect();
             Ok(othello_course::table::csv(
-                &othello_course::table::standings(&names),
+                &othello_course::table::standings(&names, table.scoring()),
                 &rows,
             ))
         })

@@ -119,6 +119,9 @@ pub struct Tournament {
     /// `round robin` or `swiss`, over `rounds` rounds.
     pub system: &'static str,
     pub rounds: u32,
+    /// How failures scored and ties were broken: `othello` or `course-server`, and in words.
+    pub scoring: &'static str,
+    pub scoring_rules: &'static str,
     pub players: Vec<String>,
     pub games: usize,
     pub seed: u64,
@@ -145,6 +148,8 @@ pub struct StandingJson {
     pub byes: u32,
     /// Own discs minus the opponents', over all games.
     pub discs: i64,
+    /// The course server's tie-break: after each game, the points so far, added up.
+    pub cumulative: f64,
     /// Every forfeit's reason, in the order played.
     pub forfeit_reasons: Vec<ForfeitJson>,
 }
@@ -177,6 +182,7 @@ impl StandingJson {
             forfeits: standing.forfeits,
             byes: standing.byes,
             discs: standing.discs,
+            cumulative: standing.cumulative,
             forfeit_reasons: standing
                 .forfeit_notes
                 .iter()
