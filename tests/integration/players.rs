@@ -730,6 +730,133 @@ fn tournament_standings_say_why_a_player_forfeited() {
     assert!(csv.contains("illegal move") && csv.contains("(code -3)"), "{csv}");
 }
 
+/// Programs whose every game is decided by who moves first: `crash` raises before it stores a
+/// move (the course server's code -2), `illegal` plays the occupied square 27 (-3), `hang` is a
+/// quickmove that never returns (a time-out, -4); the black side fails first.
+fn failing_programs(dir: &Path) -> [String; 4] {
+    let strategy = |body: &str| format!("class Strategy:\n    def best_strategy(self, board, player, best_move, still_running):\n        {body}\n");
+    let crash = write(dir, "crash.py", &strategy("raise ValueError('no')"));
+    let crash_b = write(dir, "crash_b.py", &strategy("raise ValueError('no')"));
+    let illegal = write(dir, "illegal.py", &strategy("best_move.value = 27"));
+    let hang = write(dir, "hang.py", "def quickMove(brd, tkn):\n    while True:\n        pass\n");
+    [
+        format!("strategy:{}", crash.display()),
+        format!("strategy:{}", crash_b.display()),
+        format!("strategy:{}", illegal.display()),
+        format!("quickmove:{}", hang.display()),
+    ]
+}
+
+/// (player, points, cumulative) best first, and each player's failures' server codes.
+fn standings_of(report: &Value, dir: &Path) -> (Vec<(String, f64, f64)>, Vec<Vec<i64>>) {
+    let standings = report["standings"].as_array().unwrap();
+    let short = |name: &str| name.replace(&format!("{}/", dir.display()), "");
+    (
+        standings
+            .iter()
+            .map(|s| (short(s["player"].as_str().unwrap()), s["points"].as_f64().unwrap(), s["cumulative"].as_f64().unwrap()))
+            .collect(),
+        standings
+            .iter()
+            .map(|s| s["forfeit_reasons"].as_array().unwrap().iter().map(|f| f["server_code"].as_i64().unwrap()).collect())
+            .collect(),
+    )
+}
+
+/// The expected standings were computed by hand from the course server's rules (its
+/// tasks.py and pairings.py): see `tournament::tests` in the course crate for the sums.
+#[test]
+fn tournament_scoring_course_server_reproduces_the_servers_codes_tie_break_and_pairing() {
+    let dir = tempfile::tempdir().unwrap();
+    let [crash, crash_b, illegal, hang] = failing_programs(dir.path());
+    // A round robin, each pair once in each colour: the hang's time-outs tie.
+    let output = common::othello(["tournament", "--scoring", "course-server", "--rounds", "1", "--json"])
+        .args([&crash, &hang, &illegal, "greedy"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["scoring"], "course-server");
+    let (table, codes) = standings_of(&report, dir.path());
+    let s = |name: &str, points, cumulative| (format!("{name}"), points, cumulative);
+    assert_eq!(
+        table,
+        [
+            s("greedy", 5.0, 17.5),
+            s("quickmove:hang.py", 4.0, 15.0),
+            s("strategy:illegal.py", 1.5, 8.0),
+            s("strategy:crash.py", 1.5, 5.5),
+        ]
+    );
+    assert_eq!(codes, [vec![], vec![-4; 4], vec![-3; 4], vec![-2; 4]]);
+    // A Swiss of five over three rounds (< players - 1: by points, each with the next one not
+    // met), the odd one out playing the bye opponent: round 1 crash-illegal, greedy-crash_b,
+    // illegal_b-bye; round 2 greedy-crash, illegal-crash_b, illegal_b-bye; round 3
+    // greedy-illegal, crash-crash_b, illegal_b-bye. illegal ends level with crash and crash_b on
+    // 2 points, above them on cumulative points (9 against 6 and 6).
+    let illegal_b = illegal.replace("illegal.py", "illegal_b.py");
+    std::fs::copy(dir.path().join("illegal.py"), dir.path().join("illegal_b.py")).unwrap();
+    let log = dir.path().join("swiss.jsonl");
+    let output = common::othello(["tournament", "--scoring", "course-server", "--swiss", "3", "--json", "--log"])
+        .arg(&log)
+        .args([&crash, &illegal, "greedy", &crash_b, &illegal_b])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let (table, _) = standings_of(&report, dir.path());
+    assert_eq!(
+        table,
+        [
+            s("greedy", 6.0, 21.0),
+            s("strategy:illegal.py", 2.0, 9.0),
+            s("strategy:crash.py", 2.0, 6.0),
+            s("strategy:crash_b.py", 2.0, 6.0),
+            s("strategy:illegal_b.py", 0.0, 0.0),
+        ]
+    );
+    let short = |name: &str| name.replace(&format!("{}/", dir.path().display()), "").replace("strategy:", "");
+    let pairings: Vec<(String, String)> = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str::<Value>(line).unwrap())
+        .step_by(2)
+        .map(|game| (short(game["black"].as_str().unwrap()), short(game["white"].as_str().unwrap())))
+        .collect();
+    let pair = |a: &str, b: &str| (a.to_string(), b.to_string());
+    let bye = "bye opponent (random)";
+    assert_eq!(
+        pairings,
+        [
+            pair("crash.py", "illegal.py"),
+            pair("greedy", "crash_b.py"),
+            pair("illegal_b.py", bye),
+            pair("greedy", "crash.py"),
+            pair("illegal.py", "crash_b.py"),
+            pair("illegal_b.py", bye),
+            pair("greedy", "illegal.py"),
+            pair("crash.py", "crash_b.py"),
+            pair("illegal_b.py", bye),
+        ]
+    );
+    // --rules server asks for the course server's scoring, and its round robin: each pair twice
+    // in each colour.
+    let output = common::othello(["tournament", "--rules", "server", "--json", "random", "greedy"])
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!((report["scoring"].as_str(), report["games"].as_u64()), (Some("course-server"), Some(4)));
+    // othello's scoring by default: every failure loses, and the standings say so.
+    let output = common::othello(["tournament", "--rounds", "1", &crash, &hang, &illegal, "greedy"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        text.lines().nth(1) == Some("othello's scoring: a failure loses 0 to 64; ties broken by disc margin, then head-to-head points"),
+        "{text}"
+    );
+}
+
 /// A class of three quickmove students: one that plays, one that plays an occupied square, one
 /// whose file does not import.
 fn quickmove_class(dir: &Path) -> PathBuf {
