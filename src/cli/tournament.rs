@@ -175,7 +175,11 @@ pub fn run(args: TournamentArgs, settings: &super::Settings) -> Result<()> {
         engine: settings.engine,
     };
     let mut games = 0;
-    let progress = super::display::Progress::new(config.format.games(config.players.len(), scoring), "games", &settings.output);
+    let progress = super::display::Progress::new(
+        config.format.games(config.players.len(), scoring),
+        "games",
+        &settings.output,
+    );
     let standings = tournament::run(&config, |pairing, played| {
         games += 1;
         progress.tick();

@@ -734,11 +734,19 @@ fn tournament_standings_say_why_a_player_forfeited() {
 /// move (the course server's code -2), `illegal` plays the occupied square 27 (-3), `hang` is a
 /// quickmove that never returns (a time-out, -4); the black side fails first.
 fn failing_programs(dir: &Path) -> [String; 4] {
-    let strategy = |body: &str| format!("class Strategy:\n    def best_strategy(self, board, player, best_move, still_running):\n        {body}\n");
+    let strategy = |body: &str| {
+        format!(
+            "class Strategy:\n    def best_strategy(self, board, player, best_move, still_running):\n        {body}\n"
+        )
+    };
     let crash = write(dir, "crash.py", &strategy("raise ValueError('no')"));
     let crash_b = write(dir, "crash_b.py", &strategy("raise ValueError('no')"));
     let illegal = write(dir, "illegal.py", &strategy("best_move.value = 27"));
-    let hang = write(dir, "hang.py", "def quickMove(brd, tkn):\n    while True:\n        pass\n");
+    let hang = write(
+        dir,
+        "hang.py",
+        "def quickMove(brd, tkn):\n    while True:\n        pass\n",
+    );
     [
         format!("strategy:{}", crash.display()),
         format!("strategy:{}", crash_b.display()),
@@ -754,11 +762,24 @@ fn standings_of(report: &Value, dir: &Path) -> (Vec<(String, f64, f64)>, Vec<Vec
     (
         standings
             .iter()
-            .map(|s| (short(s["player"].as_str().unwrap()), s["points"].as_f64().unwrap(), s["cumulative"].as_f64().unwrap()))
+            .map(|s| {
+                (
+                    short(s["player"].as_str().unwrap()),
+                    s["points"].as_f64().unwrap(),
+                    s["cumulative"].as_f64().unwrap(),
+                )
+            })
             .collect(),
         standings
             .iter()
-            .map(|s| s["forfeit_reasons"].as_array().unwrap().iter().map(|f| f["server_code"].as_i64().unwrap()).collect())
+            .map(|s| {
+                s["forfeit_reasons"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|f| f["server_code"].as_i64().unwrap())
+                    .collect()
+            })
             .collect(),
     )
 }
@@ -797,11 +818,19 @@ fn tournament_scoring_course_server_reproduces_the_servers_codes_tie_break_and_p
     let illegal_b = illegal.replace("illegal.py", "illegal_b.py");
     std::fs::copy(dir.path().join("illegal.py"), dir.path().join("illegal_b.py")).unwrap();
     let log = dir.path().join("swiss.jsonl");
-    let output = common::othello(["tournament", "--scoring", "course-server", "--swiss", "3", "--json", "--log"])
-        .arg(&log)
-        .args([&crash, &illegal, "greedy", &crash_b, &illegal_b])
-        .output()
-        .unwrap();
+    let output = common::othello([
+        "tournament",
+        "--scoring",
+        "course-server",
+        "--swiss",
+        "3",
+        "--json",
+        "--log",
+    ])
+    .arg(&log)
+    .args([&crash, &illegal, "greedy", &crash_b, &illegal_b])
+    .output()
+    .unwrap();
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let report: Value = serde_json::from_slice(&output.stdout).unwrap();
     let (table, _) = standings_of(&report, dir.path());
@@ -815,13 +844,21 @@ fn tournament_scoring_course_server_reproduces_the_servers_codes_tie_break_and_p
             s("strategy:illegal_b.py", 0.0, 0.0),
         ]
     );
-    let short = |name: &str| name.replace(&format!("{}/", dir.path().display()), "").replace("strategy:", "");
+    let short = |name: &str| {
+        name.replace(&format!("{}/", dir.path().display()), "")
+            .replace("strategy:", "")
+    };
     let pairings: Vec<(String, String)> = std::fs::read_to_string(&log)
         .unwrap()
         .lines()
         .map(|line| serde_json::from_str::<Value>(line).unwrap())
         .step_by(2)
-        .map(|game| (short(game["black"].as_str().unwrap()), short(game["white"].as_str().unwrap())))
+        .map(|game| {
+            (
+                short(game["black"].as_str().unwrap()),
+                short(game["white"].as_str().unwrap()),
+            )
+        })
         .collect();
     let pair = |a: &str, b: &str| (a.to_string(), b.to_string());
     let bye = "bye opponent (random)";
@@ -845,14 +882,18 @@ fn tournament_scoring_course_server_reproduces_the_servers_codes_tie_break_and_p
         .output()
         .unwrap();
     let report: Value = serde_json::from_slice(&output.stdout).unwrap();
-    assert_eq!((report["scoring"].as_str(), report["games"].as_u64()), (Some("course-server"), Some(4)));
+    assert_eq!(
+        (report["scoring"].as_str(), report["games"].as_u64()),
+        (Some("course-server"), Some(4))
+    );
     // othello's scoring by default: every failure loses, and the standings say so.
     let output = common::othello(["tournament", "--rounds", "1", &crash, &hang, &illegal, "greedy"])
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(
-        text.lines().nth(1) == Some("othello's scoring: a failure loses 0 to 64; ties broken by disc margin, then head-to-head points"),
+        text.lines().nth(1)
+            == Some("othello's scoring: a failure loses 0 to 64; ties broken by disc margin, then head-to-head points"),
         "{text}"
     );
 }

@@ -1,7 +1,8 @@
-//! `othello serve`'s tournaments over HTTP: a class of four (two sound programs, one that plays an
-//! illegal move as white, one that hangs as white) in a round robin killed by SIGKILL in the middle
-//! and finished after a restart (every game played exactly once), then a Swiss tournament; the
-//! standings and every forfeit's reason checked against the stored games.
+//! `othello serve`'s tournaments over HTTP: a class of eight programs of the three forms (two
+//! faulty: one crashes as white, one hangs as white) in a round robin killed by SIGKILL in the
+//! middle and finished after a restart (every game played exactly once), then a Swiss tournament
+//! scored as the course's server did, then a Lab 4 check graded for every student; the standings,
+//! crosstables and every forfeit's reason checked against the stored games.
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -37,10 +38,26 @@ fn wait_finished(address: &str, session: &str, id: &Value, within: Duration) -> 
     }
 }
 
-/// Checks the standings against the tournament's games as the API keeps them: each player's
-/// points, games, forfeits and the reasons of every forfeit.
+/// Checks the standings and the crosstable against the tournament's games as the API keeps them,
+/// computed here from the rules of its scoring: each player's points, games, forfeits, every
+/// forfeit's reason, the cumulative points (the games in the order listed), and each pair's points.
 fn check_standings(address: &str, session: &str, tournament: &Value) {
-    let mut points: BTreeMap<String, (f64, u64, u64)> = BTreeMap::new();
+    let course_server = tournament["scoring"] == "course-server";
+    let players: Vec<String> = tournament["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap().to_string())
+        .collect();
+    #[derive(Default)]
+    struct Tally {
+        points: f64,
+        games: u64,
+        cumulative: f64,
+        reasons: Vec<(u64, String, String)>,
+        against: BTreeMap<String, f64>,
+    }
+    let mut tally: BTreeMap<String, Tally> = BTreeMap::new();
     for line in tournament["list"].as_array().unwrap() {
         assert_eq!(line["status"], "finished", "{line}");
         let game = get(address, session, &format!("/api/games/{}", line["id"]));
@@ -57,7 +74,9 @@ fn check_standings(address: &str, session: &str, tournament: &Value) {
         };
         let (black, white) = (owner("black"), owner("white"));
         let failed = result["forfeit"]["side"].as_str();
+        let ties = course_server && result["forfeit"]["server_code"].as_i64().is_some_and(|code| code <= -4);
         let (b, w) = match failed {
+            Some(_) if ties => (0, 0),
             Some("black") => (0, 64),
             Some(_) => (64, 0),
             None => (result["black"].as_u64().unwrap(), result["white"].as_u64().unwrap()),
@@ -67,29 +86,74 @@ fn check_standings(address: &str, session: &str, tournament: &Value) {
             std::cmp::Ordering::Equal => 0.5,
             std::cmp::Ordering::Less => 0.0,
         };
-        for (name, own, other, side) in [(black, b, w, "black"), (white, w, b, "white")] {
-            let entry = points.entry(name).or_default();
-            entry.0 += score(own, other);
-            entry.1 += 1;
-            entry.2 += u64::from(failed == Some(side));
+        for (name, opponent, own, other, side) in [(&black, &white, b, w, "black"), (&white, &black, w, b, "white")] {
+            let entry = tally.entry(name.clone()).or_default();
+            entry.points += score(own, other);
+            entry.games += 1;
+            entry.cumulative += entry.points;
+            *entry.against.entry(opponent.clone()).or_default() += score(own, other);
+            if failed == Some(side) {
+                let reason = result["forfeit"]["reason"].as_str().unwrap().to_string();
+                entry
+                    .reasons
+                    .push((line["round"].as_u64().unwrap(), side.to_string(), reason));
+            }
         }
     }
-    for standing in tournament["standings"].as_array().unwrap() {
+    let standings = tournament["standings"].as_array().unwrap();
+    assert_eq!(standings.len(), players.len());
+    for standing in standings {
         let name = standing["player"].as_str().unwrap();
         let byes = standing["byes"].as_u64().unwrap();
-        let (expected, games, forfeits) = points[name];
+        let expected = &tally[name];
         assert_eq!(
             standing["points"].as_f64().unwrap(),
-            expected + 2.0 * byes as f64,
+            expected.points + 2.0 * byes as f64,
             "{name}: {standing}"
         );
-        assert_eq!(standing["games"].as_u64().unwrap(), games + 2 * byes);
-        assert_eq!(standing["forfeits"].as_u64().unwrap(), forfeits);
-        assert_eq!(
-            standing["forfeit_reasons"].as_array().unwrap().len() as u64,
-            forfeits,
-            "every reason: {standing}"
-        );
+        assert_eq!(standing["games"].as_u64().unwrap(), expected.games + 2 * byes);
+        let reasons: Vec<(u64, String, String)> = standing["forfeit_reasons"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                (
+                    r["round"].as_u64().unwrap(),
+                    r["color"].as_str().unwrap().to_string(),
+                    r["failure"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect();
+        assert_eq!(standing["forfeits"].as_u64().unwrap(), expected.reasons.len() as u64);
+        assert_eq!(reasons.len(), expected.reasons.len(), "every reason: {standing}");
+        for (got, want) in reasons.iter().zip(&expected.reasons) {
+            assert_eq!((got.0, &got.1), (want.0, &want.1), "{name}");
+            assert!(want.2.starts_with(&got.2), "{name}: {got:?} is the game's {want:?}");
+        }
+        if course_server {
+            assert_eq!(standing["cumulative"].as_f64().unwrap(), expected.cumulative, "{name}");
+        }
+    }
+    // Ranked by points, then the scoring's tie-break.
+    for pair in standings.windows(2) {
+        let key = |s: &Value| {
+            (
+                s["points"].as_f64().unwrap(),
+                s["cumulative"].as_f64().unwrap(),
+                s["discs"].as_i64().unwrap(),
+            )
+        };
+        let (a, b) = (key(&pair[0]), key(&pair[1]));
+        assert!(a.0 >= b.0, "{pair:?}");
+        if a.0 == b.0 {
+            assert!(if course_server { a.1 >= b.1 } else { a.2 >= b.2 }, "{pair:?}");
+        }
+    }
+    for (i, row) in tournament["crosstable"].as_array().unwrap().iter().enumerate() {
+        for (j, cell) in row.as_array().unwrap().iter().enumerate() {
+            let expected = tally.get(&players[i]).and_then(|t| t.against.get(&players[j]).copied());
+            assert_eq!(cell.as_f64(), expected, "{} against {}", players[i], players[j]);
+        }
     }
 }
 
@@ -98,14 +162,19 @@ fn a_class_tournament_survives_a_sigkill_plays_every_game_once_and_its_standings
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
     let teacher_password = init(&data);
-    let students = add_students(&data, &["amy", "ben", "dan", "eve"]);
+    let names = ["amy", "ben", "cat", "dan", "eve", "fay", "gus", "hal"];
+    let students = add_students(&data, &names);
     let mut server = serve_with(&data, &["--games", "2"]);
     let address = server.address.clone();
-    let programs: [(&str, Vec<u8>); 4] = [
+    let programs: [(&str, Vec<u8>); 8] = [
         ("quickmove", example_program("quickmove")),
         ("argv", example_program("argv")),
-        ("quickmove", as_white("        return 99")),
+        ("strategy", example_program("strategy")),
+        ("quickmove", as_white("        raise ValueError('not as white')")),
         ("quickmove", as_white("        while True: pass")),
+        ("argv", example_program("argv")),
+        ("strategy", example_program("strategy")),
+        ("quickmove", example_program("quickmove")),
     ];
     for ((name, password), (form, program)) in students.iter().zip(&programs) {
         let session = sign_in(&address, name, password);
@@ -121,15 +190,21 @@ fn a_class_tournament_survives_a_sigkill_plays_every_game_once_and_its_standings
         &json!({"name": "mine", "format": "round robin", "rounds": 1}),
     );
     assert_eq!(refused.status, 403, "a student starts none");
-    let bad = http::json(
-        &address,
-        "POST",
-        "/api/tournaments",
-        Some(&teacher),
-        &json!({"name": "x", "format": "knockout", "rounds": 1}),
-    );
-    assert_eq!(bad.status, 400);
-    assert!(bad.json()["error"].as_str().unwrap().contains("knockout"));
+    for (body, bad) in [
+        (json!({"name": "x", "format": "knockout", "rounds": 1}), "knockout"),
+        (
+            json!({"name": "x", "format": "swiss", "rounds": 1, "scoring": "fide"}),
+            "fide",
+        ),
+        (
+            json!({"name": "x", "format": "swiss", "rounds": 1, "scoring": "course-server", "bye_opponent": "me"}),
+            "me",
+        ),
+    ] {
+        let refused = http::json(&address, "POST", "/api/tournaments", Some(&teacher), &body);
+        assert_eq!(refused.status, 400, "{body}");
+        assert!(refused.json()["error"].as_str().unwrap().contains(bad), "{refused:?}");
+    }
 
     let started = http::json(
         &address,
@@ -141,8 +216,9 @@ fn a_class_tournament_survives_a_sigkill_plays_every_game_once_and_its_standings
     assert_eq!(started.status, 200, "{started:?}");
     let tournament = started.json();
     let id = tournament["id"].clone();
-    assert_eq!(tournament["games"], 12, "six pairings, two games each: {tournament}");
-    assert_eq!(tournament["players"], json!(["amy", "ben", "dan", "eve"]));
+    assert_eq!(tournament["games"], 56, "28 pairings, two games each: {tournament}");
+    assert_eq!(tournament["players"], json!(names));
+    assert_eq!(tournament["scoring"], "othello");
 
     // Killed once a few games are over, and started again: it goes on to its end.
     let start = Instant::now();
@@ -156,13 +232,13 @@ fn a_class_tournament_survives_a_sigkill_plays_every_game_once_and_its_standings
         assert!(start.elapsed() < Duration::from_secs(120), "no game ended");
         std::thread::sleep(Duration::from_millis(50));
     };
-    assert!(finished < 12, "killed in the middle, not after the end");
+    assert!(finished < 56, "killed in the middle, not after the end");
     server.process.kill().unwrap();
     server.process.wait().unwrap();
     let server = serve_with(&data, &["--games", "2"]);
     let address = server.address.clone();
-    let over = wait_finished(&address, &teacher, &id, Duration::from_secs(240));
-    assert_eq!(over["games"], 12, "none added, none lost: {over}");
+    let over = wait_finished(&address, &teacher, &id, Duration::from_secs(400));
+    assert_eq!(over["games"], 56, "none added, none lost: {over}");
     // Each pairing's two games, one with each colour, each played to its end once.
     let mut seen = std::collections::BTreeSet::new();
     for line in over["list"].as_array().unwrap() {
@@ -172,14 +248,14 @@ fn a_class_tournament_survives_a_sigkill_plays_every_game_once_and_its_standings
             "twice: {line}"
         );
     }
-    assert_eq!(seen.len(), 12);
+    assert_eq!(seen.len(), 56);
     check_standings(&address, &teacher, &over);
     super::server_games::fits("othello-server-tournament", &over);
     super::server_games::fits(
         "othello-server-tournaments",
         &get(&address, &teacher, "/api/tournaments"),
     );
-    let standing = |name: &str| {
+    let standing = |over: &Value, name: &str| {
         over["standings"]
             .as_array()
             .unwrap()
@@ -189,9 +265,9 @@ fn a_class_tournament_survives_a_sigkill_plays_every_game_once_and_its_standings
             .clone()
     };
     // dan and eve forfeit every game they play as white, with its reason and the server's code.
-    for (name, reason, code) in [("dan", "illegal move 99", -2), ("eve", "time-out", -4)] {
-        let reasons = standing(name)["forfeit_reasons"].as_array().unwrap().clone();
-        assert_eq!(reasons.len(), 3, "{name}: {reasons:?}");
+    for (name, reason, code) in [("dan", "not as white", -2), ("eve", "time-out", -4)] {
+        let reasons = standing(&over, name)["forfeit_reasons"].as_array().unwrap().clone();
+        assert_eq!(reasons.len(), 7, "{name}: {reasons:?}");
         for r in &reasons {
             assert_eq!(r["color"], "white");
             assert!(r["failure"].as_str().unwrap().contains(reason), "{name}: {r}");
@@ -205,27 +281,40 @@ fn a_class_tournament_survives_a_sigkill_plays_every_game_once_and_its_standings
     );
     assert_eq!(csv.status, 200);
     assert!(csv.body.starts_with("rank,player,points"), "{}", csv.body);
-    assert_eq!(csv.body.lines().count(), 5);
+    assert_eq!(csv.body.lines().count(), 9);
+    assert!(
+        csv.body
+            .lines()
+            .all(|line| line.contains(",othello,") || line.contains(",scoring,"))
+    );
     let page = http::get(
         &address,
         &format!("/tournaments/{id}"),
         Some(&format!("othello_session={teacher}")),
     );
     assert!(page.body.contains("Lab 6 &lt;b&gt;round robin&lt;/b&gt;"), "escaped");
-    assert!(page.body.contains("12 of 12 games played"), "{}", page.body);
+    assert!(page.body.contains("56 of 56 games played"), "{}", page.body);
+    assert!(
+        page.body.contains("Scoring: othello&#39;s scoring") || page.body.contains("Scoring: othello's scoring"),
+        "{}",
+        page.body
+    );
 
-    // A Swiss tournament of two rounds: two pairings a round, no rematch.
+    // A Swiss tournament of three rounds scored as the course's server did: eve's time-outs tie,
+    // ties in points go by the cumulative points, rounds pair by points (3 < 8 - 1: each with
+    // the next one not met, so no rematch here).
     let swiss = http::json(
         &address,
         "POST",
         "/api/tournaments",
         Some(&teacher),
-        &json!({"name": "Swiss", "format": "swiss", "rounds": 2}),
+        &json!({"name": "Swiss", "format": "swiss", "rounds": 3, "scoring": "course-server"}),
     )
     .json();
-    assert_eq!(swiss["games"], 4, "its first round: {swiss}");
+    assert_eq!(swiss["games"], 8, "its first round: {swiss}");
+    assert_eq!(swiss["scoring"], "course-server");
     let over = wait_finished(&address, &teacher, &swiss["id"], Duration::from_secs(240));
-    assert_eq!(over["games"], 8, "{over}");
+    assert_eq!(over["games"], 24, "{over}");
     check_standings(&address, &teacher, &over);
     let mut pairs = std::collections::BTreeSet::new();
     for line in over["list"].as_array().unwrap() {
@@ -233,7 +322,55 @@ fn a_class_tournament_survives_a_sigkill_plays_every_game_once_and_its_standings
         pair.sort();
         pairs.insert(pair);
     }
-    assert_eq!(pairs.len(), 4, "four different pairings over two rounds: {pairs:?}");
+    assert_eq!(
+        pairs.len(),
+        12,
+        "twelve different pairings over three rounds: {pairs:?}"
+    );
+    let eve = standing(&over, "eve");
+    assert!(eve["forfeits"].as_u64().unwrap() > 0, "{eve}");
+    assert_eq!(
+        eve["losses"].as_u64().unwrap() + eve["draws"].as_u64().unwrap() + eve["wins"].as_u64().unwrap(),
+        6
+    );
+    assert!(
+        eve["draws"].as_u64().unwrap() >= eve["forfeits"].as_u64().unwrap(),
+        "her time-outs tie: {eve}"
+    );
+    let page = http::get(
+        &address,
+        &format!("/tournaments/{}", swiss["id"]),
+        Some(&format!("othello_session={teacher}")),
+    );
+    assert!(page.body.contains("<th>cumulative</th>"), "{}", page.body);
+
+    // A Lab 4 check, graded for every student: the two faulty programs lose as white.
+    let check = http::json(
+        &address,
+        "POST",
+        "/api/checks",
+        Some(&teacher),
+        &json!({"name": "Lab 4", "opponent": "random", "games": 4, "measure": "discs", "pass": 0.5}),
+    );
+    assert_eq!(check.status, 200, "{check:?}");
+    let start = Instant::now();
+    let runs = loop {
+        let runs = get(&address, &teacher, "/api/checks")[0]["runs"]
+            .as_array()
+            .unwrap()
+            .clone();
+        if runs.len() == 8 && runs.iter().all(|r| !r["passed"].is_null()) {
+            break runs;
+        }
+        assert!(start.elapsed() < Duration::from_secs(120), "{runs:?}");
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    for name in names {
+        let run = runs.iter().find(|r| r["student"] == name).unwrap();
+        assert_eq!(run["passed"], !["dan", "eve"].contains(&name), "{name}: {run}");
+    }
+    let grades = http::get(&address, "/api/grades.csv", Some(&format!("othello_session={teacher}")));
+    assert_eq!(grades.body.lines().count(), 9, "{}", grades.body);
 }
 
 #[test]

@@ -456,7 +456,13 @@ mod tests {
         let standing = standing();
         let csv = csv(&standings(&names, Scoring::Othello), &[(1, &standing)]);
         // The scoring is the whole tournament's in JSON, named on each row of the CSV.
-        let header: Vec<&str> = csv.lines().next().unwrap().split(',').filter(|&c| c != "scoring").collect();
+        let header: Vec<&str> = csv
+            .lines()
+            .next()
+            .unwrap()
+            .split(',')
+            .filter(|&c| c != "scoring")
+            .collect();
         let json = serde_json::to_value(crate::json::StandingJson::new(1, &standing, &names)).unwrap();
         let members: Vec<&str> = json.as_object().unwrap().keys().map(String::as_str).collect();
         let (mut header_sorted, mut members_sorted) = (header.clone(), members.clone());
@@ -465,7 +471,10 @@ mod tests {
         assert_eq!(header_sorted, members_sorted);
         // The name is kept from being a formula; the margin stays a number.
         assert!(
-            csv.lines().nth(1).unwrap().starts_with("1,'=bob,1.5,4,1,1,2,1,0,-7,3.5,othello,"),
+            csv.lines()
+                .nth(1)
+                .unwrap()
+                .starts_with("1,'=bob,1.5,4,1,1,2,1,0,-7,3.5,othello,"),
             "{csv}"
         );
     }

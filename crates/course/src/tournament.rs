@@ -591,7 +591,10 @@ mod tests {
         assert_eq!(points, 40.0, "every game gives out one point");
         assert_eq!(standings.iter().map(|s| s.discs).sum::<i64>(), 0);
         // Not the thread count: the same standings on one thread.
-        assert_eq!(standings, run(&config(Format::RoundRobin { rounds: 2 }, 1), |_, _| {}).ranked());
+        assert_eq!(
+            standings,
+            run(&config(Format::RoundRobin { rounds: 2 }, 1), |_, _| {}).ranked()
+        );
     }
 
     #[test]
@@ -677,7 +680,10 @@ mod tests {
         table.add_game(2, 0, (37, 27), None);
         let ranked = table.ranked();
         assert_eq!(
-            ranked.iter().map(|s| (s.player, s.points(), s.discs)).collect::<Vec<_>>(),
+            ranked
+                .iter()
+                .map(|s| (s.player, s.points(), s.discs))
+                .collect::<Vec<_>>(),
             [(2, 2.0, 20), (1, 1.0, -6), (0, 1.0, -6), (3, 0.0, -8)]
         );
         assert_eq!(table.crosstable()[1][0], Some(1.0));
@@ -725,7 +731,11 @@ mod tests {
             ranked.iter().map(|s| (s.points(), s.cumulative)).collect::<Vec<_>>(),
             [(5.0, 17.5), (4.0, 15.0), (1.5, 8.0), (1.5, 5.5)]
         );
-        assert_eq!((ranked[1].draws, ranked[1].forfeits), (4, 4), "time-outs tie, and are kept as failures");
+        assert_eq!(
+            (ranked[1].draws, ranked[1].forfeits),
+            (4, 4),
+            "time-outs tie, and are kept as failures"
+        );
         let ours = played(Scoring::Othello);
         assert_eq!(order(&ours), [3, 0, 1, 2]);
         assert!(ours.ranked()[1..].iter().all(|s| s.points() == 2.0 && s.discs == -128));

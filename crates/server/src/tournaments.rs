@@ -406,7 +406,8 @@ pub(crate) async fn create(
                     )
                     .map_err(ServerError::from)?;
             }
-            let row = tournament_row(&transaction, id)?.ok_or_else(|| ServerError::Db("a new tournament is gone".into()))?;
+            let row =
+                tournament_row(&transaction, id)?.ok_or_else(|| ServerError::Db("a new tournament is gone".into()))?;
             let entrants = entrants(&transaction, &row)?;
             let fresh = Table::new(versions.len(), scoring);
             // A round robin's rounds are known at once; a Swiss round waits for the one before.
