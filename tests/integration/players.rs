@@ -755,8 +755,11 @@ fn failing_programs(dir: &Path) -> [String; 4] {
     ]
 }
 
+/// A standing's player, points and cumulative points.
+type Line = (String, f64, f64);
+
 /// (player, points, cumulative) best first, and each player's failures' server codes.
-fn standings_of(report: &Value, dir: &Path) -> (Vec<(String, f64, f64)>, Vec<Vec<i64>>) {
+fn standings_of(report: &Value, dir: &Path) -> (Vec<Line>, Vec<Vec<i64>>) {
     let standings = report["standings"].as_array().unwrap();
     let short = |name: &str| name.replace(&format!("{}/", dir.display()), "");
     (
@@ -799,7 +802,7 @@ fn tournament_scoring_course_server_reproduces_the_servers_codes_tie_break_and_p
     let report: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(report["scoring"], "course-server");
     let (table, codes) = standings_of(&report, dir.path());
-    let s = |name: &str, points, cumulative| (format!("{name}"), points, cumulative);
+    let s = |name: &str, points, cumulative| (name.to_string(), points, cumulative);
     assert_eq!(
         table,
         [
