@@ -26,6 +26,7 @@ pub mod marks;
 pub mod matches;
 pub mod moderator;
 pub mod programs;
+pub mod rating;
 pub mod record;
 pub mod replay_page;
 pub mod report;
