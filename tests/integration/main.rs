@@ -31,6 +31,7 @@ mod seed004;
 mod selfplay;
 mod server;
 mod server_games;
+mod server_ladder;
 mod server_load;
 mod server_tournaments;
 mod settings;

@@ -49,6 +49,19 @@ function home() {
       }
     });
   }
+  const ladderSwitch = $("ladder-switch");
+  if (ladderSwitch) {
+    ladderSwitch.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      $("ladder-error").textContent = "";
+      try {
+        await send("PUT", "/api/ladder", { running: ladderSwitch.dataset.running !== "true" });
+        location.reload();
+      } catch (error) {
+        $("ladder-error").textContent = error.message;
+      }
+    });
+  }
   for (const box of document.querySelectorAll("#class input.open")) {
     box.addEventListener("change", async () => {
       $("class-error").textContent = "";

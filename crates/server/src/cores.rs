@@ -11,6 +11,8 @@ use std::sync::{Arc, Mutex};
 /// The cores games may use, and who waits for one, in order.
 pub(crate) struct Cores {
     pool: Mutex<Pool>,
+    /// Games played at once.
+    places: usize,
     /// Every core this process may run on: a thread that gives its core back may run anywhere again.
     all: Vec<usize>,
 }
@@ -53,8 +55,14 @@ impl Cores {
                 free,
                 waiting: VecDeque::new(),
             }),
+            places: count.max(1),
             all,
         }
+    }
+
+    /// Games played at once.
+    pub(crate) fn places(&self) -> usize {
+        self.places
     }
 
     /// Waits for a core (in the order asked) and pins this thread to it.

@@ -101,6 +101,20 @@ const SCHEMA: &[&str] = &[
     "ALTER TABLE tournaments ADD COLUMN scoring TEXT NOT NULL DEFAULT 'othello'
         CHECK (scoring IN ('othello', 'course-server'));
     ALTER TABLE tournaments ADD COLUMN bye_opponent TEXT NOT NULL DEFAULT 'random';",
+    "CREATE TABLE ladder (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        running INTEGER NOT NULL,
+        creator INTEGER NOT NULL REFERENCES users(id)
+    );
+    CREATE TABLE ladder_pairs (
+        id INTEGER PRIMARY KEY,
+        first INTEGER NOT NULL REFERENCES programs(id),
+        second INTEGER NOT NULL REFERENCES programs(id),
+        done INTEGER UNIQUE,
+        created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+    );
+    ALTER TABLE games ADD COLUMN ladder_pair INTEGER REFERENCES ladder_pairs(id);
+    CREATE INDEX games_by_ladder_pair ON games (ladder_pair);",
 ];
 
 /// Who an account is.
@@ -427,15 +441,16 @@ pub(crate) fn add_game(
     Ok((id, created))
 }
 
-/// The oldest game of programs waiting for a core, claimed (marked running) in the same statement:
-/// no two claim one.
+/// The oldest game of programs waiting for a core, the ladder's last (it fills the cores nobody
+/// else wants), claimed (marked running) in the same statement: no two claim one.
 pub(crate) fn claim_next(connection: &Connection) -> Result<Option<i64>, ServerError> {
     Ok(connection
         .query_row(
             &format!(
                 "UPDATE games SET status = 'running', started = {NOW} WHERE id = (
                      SELECT id FROM games WHERE status = 'queued'
-                     AND black NOT LIKE 'person:%' AND white NOT LIKE 'person:%' ORDER BY id LIMIT 1)
+                     AND black NOT LIKE 'person:%' AND white NOT LIKE 'person:%'
+                     ORDER BY ladder_pair IS NOT NULL, id LIMIT 1)
                  RETURNING id"
             ),
             [],
@@ -444,20 +459,19 @@ pub(crate) fn claim_next(connection: &Connection) -> Result<Option<i64>, ServerE
         .optional()?)
 }
 
-/// Games not yet over that people asked for (not a tournament's or a check's).
+/// Games not yet over that people asked for.
 pub(crate) fn unfinished_asked(connection: &Connection) -> Result<usize, ServerError> {
     Ok(connection.query_row(
-        "SELECT count(*) FROM games WHERE status IN ('queued', 'running') AND tournament IS NULL AND check_run IS NULL",
+        &format!("SELECT count(*) FROM games WHERE status IN ('queued', 'running') AND {ASKED_FOR}"),
         [],
         |row| row.get::<_, i64>(0),
     )? as usize)
 }
 
-/// Games not yet over that `user` asked for (a teacher's tournaments and checks aside).
+/// Games not yet over that `user` asked for (a teacher's tournaments, checks and ladder aside).
 pub(crate) fn unfinished_of(connection: &Connection, user: i64) -> Result<usize, ServerError> {
     Ok(connection.query_row(
-        "SELECT count(*) FROM games WHERE creator = ?1 AND status IN ('queued', 'running')
-         AND tournament IS NULL AND check_run IS NULL",
+        &format!("SELECT count(*) FROM games WHERE creator = ?1 AND status IN ('queued', 'running') AND {ASKED_FOR}"),
         params![user],
         |row| row.get::<_, i64>(0),
     )? as usize)
@@ -512,19 +526,21 @@ pub(crate) fn game_interrupted(connection: &Connection, id: i64) -> Result<(), S
     Ok(())
 }
 
-/// At start: the games that were running when the server stopped are interrupted (kept, not
-/// scored), except a tournament's, which go back to the queue to be played again from their start
-/// (a tournament's game is played to its end exactly once): how many of each.
+/// The games a person asked for (not a tournament's, a check's or the ladder's).
+const ASKED_FOR: &str = "(tournament IS NULL AND check_run IS NULL AND ladder_pair IS NULL)";
+
+/// At start: the games people asked for that were running when the server stopped are
+/// interrupted (kept, not scored); a tournament's, a check's and the ladder's go back to the queue
+/// to be played again from their start (each played to its end exactly once): how many of each.
+
 pub(crate) fn recover_games(connection: &mut Connection) -> Result<(usize, usize), ServerError> {
     let transaction = connection.transaction()?;
     let interrupted = transaction.execute(
-        &format!(
-            "UPDATE games SET status = 'interrupted', ended = {NOW} WHERE status = 'running' AND tournament IS NULL"
-        ),
+        &format!("UPDATE games SET status = 'interrupted', ended = {NOW} WHERE status = 'running' AND {ASKED_FOR}"),
         [],
     )?;
     let again = transaction.execute(
-        "UPDATE games SET status = 'queued', started = NULL, moves = '' WHERE status = 'running' AND tournament IS NOT NULL",
+        &format!("UPDATE games SET status = 'queued', started = NULL, moves = '' WHERE status = 'running' AND NOT {ASKED_FOR}"),
         [],
     )?;
     transaction.commit()?;
@@ -641,6 +657,16 @@ pub(crate) fn active_version(connection: &Connection, owner: i64) -> Result<Opti
         params![owner],
         |row| row.get(0),
     )?)
+}
+
+/// Every student's active version and its owner, by the students' names.
+pub(crate) fn active_versions(connection: &Connection) -> Result<Vec<(i64, i64)>, ServerError> {
+    let mut statement = connection.prepare(
+        "SELECT max(programs.id), users.id FROM programs JOIN users ON users.id = programs.owner
+         WHERE users.role = 'student' AND programs.passed GROUP BY users.id ORDER BY users.name",
+    )?;
+    let rows = statement.query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?;
+    Ok(rows.collect::<Result<_, _>>()?)
 }
 
 /// A student as the teacher's class page shows them.

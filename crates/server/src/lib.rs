@@ -21,6 +21,7 @@ mod cores;
 mod db;
 mod error;
 mod games;
+mod ladder;
 mod pages;
 mod programs;
 mod tournaments;
@@ -68,7 +69,7 @@ pub fn add_students(data: &Path, names: &[String]) -> Result<Vec<Credentials>, S
 
 /// The JSON Schemas of the API's answers, by name (docs/schemas/ holds them, docs/server.md says
 /// which call answers which): a game, a list of games, a program version and a list of them, a
-/// tournament and a list of them, the class, the checks, an error.
+/// tournament and a list of them, the class, the checks, the ladder, an error.
 pub fn schemas() -> Vec<(&'static str, serde_json::Value)> {
     fn of<T: schemars::JsonSchema>(name: &str) -> serde_json::Value {
         let mut schema = serde_json::to_value(schemars::schema_for!(T)).expect("a schema serializes");
@@ -107,6 +108,10 @@ pub fn schemas() -> Vec<(&'static str, serde_json::Value)> {
         (
             "othello-server-checks",
             of::<Vec<checks::CheckView>>("othello-server-checks"),
+        ),
+        (
+            "othello-server-ladder",
+            of::<ladder::LadderView>("othello-server-ladder"),
         ),
         ("othello-server-error", of::<error::ErrorBody>("othello-server-error")),
     ]
@@ -155,11 +160,12 @@ pub fn serve(options: &ServeOptions, listening: impl FnOnce(SocketAddr)) -> Resu
     let (interrupted, again) = db::recover_games(&mut connection)?;
     if interrupted + again > 0 {
         eprintln!(
-            "{} games were running when the server stopped: {interrupted} marked interrupted, {again} of tournaments queued to be played again",
+            "{} games were running when the server stopped: {interrupted} marked interrupted, {again} of tournaments, checks and the ladder queued to be played again",
             interrupted + again
         );
     }
     tournaments::advance_all(&connection)?;
+    ladder::top_up(&connection, options.games)?;
     let db = Arc::new(Mutex::new(connection));
     let runner = Arc::new(games::run::Runner {
         db: Arc::clone(&db),
@@ -225,6 +231,7 @@ fn router(state: AppState) -> axum::Router {
         .route("/api/checks", post(checks::create).get(checks::list))
         .route("/api/grades.csv", get(checks::grades_csv))
         .route("/api/students/{name}", axum::routing::put(api::set_student))
+        .route("/api/ladder", get(ladder::get).put(ladder::set))
         .route("/api/tournaments", post(tournaments::create).get(tournaments::list))
         .route("/api/tournaments/{id}", get(tournaments::one))
         .route("/api/tournaments/{id}/csv", get(tournaments::csv))
@@ -238,6 +245,7 @@ fn router(state: AppState) -> axum::Router {
         .route("/", get(pages::home))
         .route("/games", get(pages::games))
         .route("/class", get(pages::class))
+        .route("/ladder", get(pages::ladder))
         .route("/tournaments/{id}", get(pages::tournament))
         .route("/games/{id}", get(pages::game))
         .route("/games/{id}/replay", get(pages::replay))

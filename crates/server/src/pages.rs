@@ -77,6 +77,7 @@ fn top(user: &User) -> Markup {
             nav {
                 a href="/" { "Home" }
                 a href="/games" { "Games" }
+                a href="/ladder" { "Ladder" }
                 @if user.role == Role::Teacher { a href="/class" { "Class" } }
                 span.muted { (user.name) " (" (user.role.name()) ")" }
                 form method="post" action="/logout" {
@@ -338,6 +339,56 @@ pub(crate) async fn games(State(state): State<AppState>, Reader(user): Reader) -
                         li { a href=(format!("/tournaments/{}", t.id)) { (t.name) } " (" (t.format) ", " (t.status) ")" }
                     }
                 }
+            }
+        },
+    ))
+}
+
+/// `/ladder`: the ratings, each with its uncertainty, best first; the teacher's button starts or
+/// stops it. While it runs the page follows it.
+pub(crate) async fn ladder(State(state): State<AppState>, Reader(user): Reader) -> Result<Response, ApiError> {
+    let view = state.with_db(crate::ladder::view).await?;
+    let (active, older): (Vec<_>, Vec<_>) = view.ratings.iter().partition(|r| r.active);
+    let rows = |ratings: &[&crate::ladder::VersionRating]| {
+        html! {
+            table.ladder {
+                tr { th { "rank" } th { "student" } th { "version" } th { "rating" } th { "± 2 deviations" } th { "pairs" } th { "points" } th { "last ratings" } }
+                @for (k, r) in ratings.iter().enumerate() {
+                    tr {
+                        td { (k + 1) } td.name { (r.student) } td { "#" (r.version) }
+                        td { (format!("{:.0}", r.rating)) } td { (format!("± {:.0}", 2.0 * r.deviation)) }
+                        td { (r.pairs) } td { (r.points) }
+                        td.muted {
+                            (r.history.iter().rev().take(5).rev().map(|h| format!("{:.0}", h.rating)).collect::<Vec<_>>().join(" → "))
+                        }
+                    }
+                }
+            }
+        }
+    };
+    Ok(page(
+        "Ladder",
+        html! {
+            (top(&user))
+            @if view.running { meta http-equiv="refresh" content="5"; }
+            h2 { "Ladder" }
+            p #ladder-status {
+                @if view.running { "Running: " (view.unfinished) " pairs queued or being played, behind every other game." }
+                @else { "Stopped." }
+                " " (view.pairs.len()) " pairs played. · " a href="/api/ladder" { "JSON" }
+            }
+            p.muted { "Scrimmages between the students' active versions, two games a pair (colours swapped, from a balanced opening), rated by Glicko-2 after each pair. A new version starts afresh at 1500 ± 700; older versions keep their ratings below." }
+            @if user.role == Role::Teacher {
+                form #ladder-switch data-running=(view.running) {
+                    button type="submit" { @if view.running { "Stop the ladder" } @else { "Start the ladder" } }
+                    p.error #ladder-error {}
+                }
+            }
+            h3 { "Active versions" }
+            @if active.is_empty() { p.muted { "No active version has played a pair yet." } } @else { (rows(&active)) }
+            @if !older.is_empty() {
+                h3 { "Older versions" }
+                (rows(&older))
             }
         },
     ))

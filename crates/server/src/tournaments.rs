@@ -369,20 +369,10 @@ pub(crate) async fn create(
                 ));
             }
             let transaction = connection.unchecked_transaction().map_err(ServerError::from)?;
-            let mut statement = transaction
-                .prepare("SELECT id FROM users WHERE role = 'student' ORDER BY name")
-                .map_err(ServerError::from)?;
-            let students: Vec<i64> = statement
-                .query_map([], |row| row.get(0))
-                .and_then(|rows| rows.collect())
-                .map_err(ServerError::from)?;
-            drop(statement);
-            let mut versions = Vec::new();
-            for student in students {
-                if let Some(version) = db::active_version(&transaction, student)? {
-                    versions.push(version);
-                }
-            }
+            let versions: Vec<i64> = db::active_versions(&transaction)?
+                .into_iter()
+                .map(|(version, _)| version)
+                .collect();
             if versions.len() < 2 {
                 return Err(ApiError::bad_request(format!(
                     "a tournament needs two students with a program that passed its check, and {} has one",

@@ -64,6 +64,17 @@ pub(crate) struct ForfeitView {
     pub(crate) reason: String,
 }
 
+impl ResultView {
+    /// Black's points: 1 a win, 1/2 a tie, 0 a loss (a forfeit is the other side's win).
+    pub(crate) fn black_points(&self) -> f64 {
+        match self.winner.as_str() {
+            "black" => 1.0,
+            "white" => 0.0,
+            _ => 0.5,
+        }
+    }
+}
+
 impl From<&ResultLog> for ResultView {
     fn from(result: &ResultLog) -> ResultView {
         ResultView {

@@ -174,8 +174,9 @@ impl Runner {
         });
         self.with_db(|connection| {
             db::game_finished(connection, live.id, &log, &result, &tails)?;
-            // A Swiss round that ends pairs the next.
-            crate::tournaments::after_game(connection, live.id)
+            // A Swiss round that ends pairs the next; a ladder pair that ends makes room for another.
+            crate::tournaments::after_game(connection, live.id)?;
+            crate::ladder::after_game(connection, live.id, self.cores.places())
         })?;
         live.ended("finished", Some(result));
         self.ring();
