@@ -532,7 +532,6 @@ const ASKED_FOR: &str = "(tournament IS NULL AND check_run IS NULL AND ladder_pa
 /// At start: the games people asked for that were running when the server stopped are
 /// interrupted (kept, not scored); a tournament's, a check's and the ladder's go back to the queue
 /// to be played again from their start (each played to its end exactly once): how many of each.
-
 pub(crate) fn recover_games(connection: &mut Connection) -> Result<(usize, usize), ServerError> {
     let transaction = connection.transaction()?;
     let interrupted = transaction.execute(
