@@ -464,3 +464,239 @@ fn lab_checks_run_on_every_active_and_every_new_version_and_make_a_gradebook() {
         403
     );
 }
+
+#[test]
+fn the_teacher_sees_a_version_disables_versions_and_students_and_every_change_is_in_the_audit_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let teacher_password = init(&data);
+    let students = add_students(&data, &["amy", "ben", "cat"]);
+    // One game at a time, so that a long game keeps the others queued.
+    let server = serve_with(&data, &["--games", "1"]);
+    let address = server.address.clone();
+    let session = |k: usize| sign_in(&address, &students[k].0, &students[k].1);
+    let (amy, ben, cat) = (session(0), session(1), session(2));
+    let id = |reply: http::Reply| {
+        let version = reply.json();
+        assert_eq!(version["passed"], true, "{version}");
+        version["id"].as_i64().unwrap()
+    };
+    let amy_v1 = id(upload(
+        &address,
+        &amy,
+        "quickmove",
+        "a.py",
+        &example_program("quickmove"),
+    ));
+    let amy_v2 = id(upload(
+        &address,
+        &amy,
+        "strategy",
+        "a2.py",
+        &example_program("strategy"),
+    ));
+    let ben_v = id(upload(
+        &address,
+        &ben,
+        "quickmove",
+        "b.py",
+        &as_white("        raise ValueError('not as white')"),
+    ));
+    id(upload(&address, &cat, "argv", "c.py", &example_program("argv")));
+    let teacher = sign_in(&address, "teacher", &teacher_password);
+    let cookie = |session: &str| format!("othello_session={session}");
+    let page = |session: &str, path: &str| http::get(&address, path, Some(&cookie(session)));
+
+    // ben's version as the teacher and ben see it: its game as white lost, with its stderr.
+    let game = http::json(
+        &address,
+        "POST",
+        "/api/games",
+        Some(&teacher),
+        &json!({"black": "random", "white": ben_v}),
+    )
+    .json();
+    let start = Instant::now();
+    while get(&address, &teacher, &format!("/api/games/{}", game["id"]))["status"] != "finished" {
+        assert!(start.elapsed() < Duration::from_secs(60));
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let detail = get(&address, &ben, &format!("/api/programs/{ben_v}"));
+    super::server_games::fits("othello-server-version", &detail);
+    assert_eq!(detail["active"], true);
+    let played = &detail["games"][0];
+    assert_eq!(
+        (played["side"].as_str(), played["outcome"].as_str()),
+        (Some("white"), Some("lost")),
+        "{detail}"
+    );
+    assert!(played["failure"].as_str().unwrap().contains("not as white"), "{played}");
+    assert!(played["stderr"].as_str().unwrap().contains("ValueError"), "{played}");
+    assert_eq!(
+        http::get(&address, &format!("/api/programs/{ben_v}"), Some(&cookie(&amy))).status,
+        403
+    );
+    let shown = page(&ben, &format!("/programs/{ben_v}")).body;
+    assert!(
+        shown.contains("not as white") && shown.contains("class=\"stderr\""),
+        "{shown}"
+    );
+
+    // The queue: a long game running, amy's newer version's game queued behind it.
+    let long = http::json(
+        &address,
+        "POST",
+        "/api/games",
+        Some(&teacher),
+        &json!({"black": "engine:6", "white": "engine:6"}),
+    )
+    .json();
+    let queued = http::json(
+        &address,
+        "POST",
+        "/api/games",
+        Some(&amy),
+        &json!({"black": amy_v2, "white": "random"}),
+    )
+    .json();
+    let queue = get(&address, &teacher, "/api/queue");
+    super::server_games::fits("othello-server-games", &queue);
+    let ids: Vec<&Value> = queue.as_array().unwrap().iter().map(|g| &g["id"]).collect();
+    assert_eq!(ids, [&long["id"], &queued["id"]], "{queue}");
+    assert_eq!(queue[1]["asked_by"], "amy");
+    assert_eq!(queue[1]["kind"], "asked");
+    assert_eq!(http::get(&address, "/api/queue", Some(&cookie(&amy))).status, 403);
+    assert!(page(&teacher, "/queue").body.contains(&format!("#{}", queued["id"])));
+
+    // Disabling amy's newer version: her older one is active again, the queued game leaves the
+    // queue, and the version can be chosen no more.
+    let refused = http::json(
+        &address,
+        "PUT",
+        &format!("/api/programs/{amy_v2}"),
+        Some(&amy),
+        &json!({"disabled": true}),
+    );
+    assert_eq!(refused.status, 403);
+    let done = http::json(
+        &address,
+        "PUT",
+        &format!("/api/programs/{amy_v2}"),
+        Some(&teacher),
+        &json!({"disabled": true}),
+    );
+    assert_eq!(done.status, 200, "{done:?}");
+    assert_eq!(
+        get(&address, &teacher, &format!("/api/games/{}", queued["id"]))["status"],
+        "interrupted"
+    );
+    let class = get(&address, &teacher, "/api/students");
+    let of = |class: &Value, name: &str| {
+        class
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == name)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(of(&class, "amy")["active"], amy_v1);
+    let chosen = http::json(
+        &address,
+        "POST",
+        "/api/games",
+        Some(&amy),
+        &json!({"black": amy_v2, "white": "random"}),
+    );
+    assert_eq!(chosen.status, 400);
+    assert!(
+        chosen.json()["error"].as_str().unwrap().contains("disabled"),
+        "{chosen:?}"
+    );
+
+    // Disabling cat: her session ends, she cannot sign in, she has no active version; enabled
+    // again, she can.
+    let done = http::json(
+        &address,
+        "PUT",
+        "/api/students/cat",
+        Some(&teacher),
+        &json!({"disabled": true}),
+    );
+    assert_eq!(done.status, 200, "{done:?}");
+    assert_eq!(http::get(&address, "/api/me", Some(&cookie(&cat))).status, 401);
+    let again = http::json(
+        &address,
+        "POST",
+        "/api/session",
+        None,
+        &json!({"name": "cat", "password": students[2].1}),
+    );
+    assert_eq!(again.status, 401);
+    let class = get(&address, &teacher, "/api/students");
+    assert_eq!(
+        (
+            of(&class, "cat")["disabled"].as_bool(),
+            of(&class, "cat")["active"].is_null()
+        ),
+        (Some(true), true)
+    );
+    assert_eq!(
+        http::json(&address, "PUT", "/api/students/cat", Some(&teacher), &json!({})).status,
+        400,
+        "nothing to change"
+    );
+    http::json(
+        &address,
+        "PUT",
+        "/api/students/cat",
+        Some(&teacher),
+        &json!({"disabled": false}),
+    );
+    sign_in(&address, "cat", &students[2].1);
+
+    // Every change, who made it and when.
+    let audit = get(&address, &teacher, "/api/audit");
+    super::server_games::fits("othello-server-audit", &audit);
+    let lines: Vec<(String, String, String)> = audit
+        .as_array()
+        .unwrap()
+        .iter()
+        .rev()
+        .map(|line| {
+            assert!(line["at"].as_str().unwrap().starts_with("20"), "{line}");
+            let text = |key: &str| line[key].as_str().unwrap().to_string();
+            (text("actor"), text("action"), text("target"))
+        })
+        .collect();
+    let line = |actor: &str, action: &str, target: &str| (actor.to_string(), action.to_string(), target.to_string());
+    for expected in [
+        line("command line", "made the teacher's account", "teacher"),
+        line("command line", "added the student", "cat"),
+        line("amy", "uploaded a strategy program", &format!("version #{amy_v2}")),
+        line("teacher", "disabled the version", &format!("version #{amy_v2}")),
+        line("teacher", "disabled the student", "cat"),
+        line("teacher", "enabled the student", "cat"),
+    ] {
+        assert!(lines.contains(&expected), "{expected:?} in {lines:?}");
+    }
+    assert!(lines.iter().any(|(actor, action, target)| actor == "amy"
+        && action.starts_with("asked for a game")
+        && *target == format!("game #{}", queued["id"])));
+    let order = |wanted: &(String, String, String)| lines.iter().position(|l| l == wanted).unwrap();
+    assert!(
+        order(&line("teacher", "disabled the student", "cat")) < order(&line("teacher", "enabled the student", "cat"))
+    );
+    assert_eq!(http::get(&address, "/api/audit", Some(&cookie(&amy))).status, 403);
+    for path in ["/audit", "/students/amy", "/class", "/queue", "/ladder"] {
+        assert_eq!(page(&teacher, path).status, 200, "{path}");
+    }
+    for path in ["/audit", "/students/amy", "/class", "/queue"] {
+        assert_eq!(page(&amy, path).status, 403, "{path} is the teacher's");
+    }
+    assert!(
+        page(&teacher, "/students/amy")
+            .body
+            .contains("class=\"disable-version\"")
+    );
+}

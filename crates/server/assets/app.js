@@ -62,16 +62,24 @@ function home() {
       }
     });
   }
-  for (const box of document.querySelectorAll("#class input.open")) {
-    box.addEventListener("change", async () => {
-      $("class-error").textContent = "";
-      try {
-        await send("PUT", "/api/students/" + encodeURIComponent(box.dataset.student), { open: box.checked });
-      } catch (error) {
-        box.checked = !box.checked;
-        $("class-error").textContent = error.message;
-      }
-    });
+  const toggles = [
+    ["input.open", (box) => ["/api/students/" + encodeURIComponent(box.dataset.student), { open: box.checked }]],
+    ["input.disable-student", (box) => ["/api/students/" + encodeURIComponent(box.dataset.student), { disabled: box.checked }]],
+    ["input.disable-version", (box) => ["/api/programs/" + box.dataset.version, { disabled: box.checked }]],
+  ];
+  for (const [selector, request] of toggles) {
+    for (const box of document.querySelectorAll(selector)) {
+      box.addEventListener("change", async () => {
+        $("class-error").textContent = "";
+        try {
+          const [path, body] = request(box);
+          await send("PUT", path, body);
+        } catch (error) {
+          box.checked = !box.checked;
+          $("class-error").textContent = error.message;
+        }
+      });
+    }
   }
   const upload = $("upload");
   if (upload) {

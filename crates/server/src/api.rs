@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 use crate::AppState;
 use crate::auth::{self, SESSION_COOKIE, SignedIn};
-use crate::error::{ApiError, Valid};
+use crate::error::{ApiError, ServerError, Valid};
 
 pub(crate) async fn healthz() -> axum::Json<Value> {
     axum::Json(json!({ "ok": true }))
@@ -90,11 +90,14 @@ pub(crate) async fn not_found(uri: Uri) -> ApiError {
 
 #[derive(Deserialize)]
 pub(crate) struct StudentBody {
-    open: bool,
+    open: Option<bool>,
+    disabled: Option<bool>,
 }
 
 /// `PUT /api/students/NAME` (the teacher's): `{"open": true}` lets classmates choose the student's
-/// programs (those that passed their check) as opponents; false takes that back.
+/// programs (those that passed their check) as opponents, false takes that back; `{"disabled":
+/// true}` ends their sessions, refuses their sign-ins and takes their programs out of play (their
+/// queued games out of the queue; a tournament already begun keeps them), false gives it back.
 pub(crate) async fn set_student(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
@@ -102,18 +105,115 @@ pub(crate) async fn set_student(
     Valid(Json(body)): Valid<Json<StudentBody>>,
 ) -> Result<axum::Json<Value>, ApiError> {
     if user.role != crate::db::Role::Teacher {
-        return Err(ApiError::forbidden(
-            "only the teacher opens a student's programs to the class",
+        return Err(ApiError::forbidden("only the teacher changes a student's account"));
+    }
+    if body.open.is_none() && body.disabled.is_none() {
+        return Err(ApiError::bad_request(
+            "nothing to change: expected \"open\" or \"disabled\"",
         ));
     }
-    let (shown, open) = (name.clone(), body.open);
+    let shown = name.clone();
     let found = state
-        .with_db(move |connection| crate::db::set_open(connection, &name, open))
+        .with_db(move |connection| -> Result<bool, ServerError> {
+            let transaction = connection.unchecked_transaction()?;
+            let mut found = true;
+            if let Some(open) = body.open {
+                found &= crate::db::set_open(&transaction, &name, open)?;
+                let action = if open {
+                    "opened the programs to the class of"
+                } else {
+                    "closed the programs to the class of"
+                };
+                crate::db::audit(&transaction, &user.name, action, &name)?;
+            }
+            if let Some(disabled) = body.disabled {
+                found &= crate::db::set_student_disabled(&transaction, &name, disabled)?;
+                let action = if disabled {
+                    "disabled the student"
+                } else {
+                    "enabled the student"
+                };
+                crate::db::audit(&transaction, &user.name, action, &name)?;
+            }
+            if found {
+                transaction.commit()?;
+            }
+            Ok(found)
+        })
         .await?;
     if !found {
         return Err(ApiError::not_found(format!("no student {shown:?}")));
     }
-    Ok(axum::Json(json!({ "name": shown, "open": open })))
+    state.runner.ring();
+    Ok(axum::Json(
+        json!({ "name": shown, "open": body.open, "disabled": body.disabled }),
+    ))
+}
+
+#[derive(Deserialize)]
+pub(crate) struct ProgramBody {
+    disabled: bool,
+}
+
+/// `PUT /api/programs/ID` (the teacher's): `{"disabled": true}` takes a version out of play (the
+/// student's newest other version that passed becomes the active one; its queued games leave the
+/// queue, a tournament already begun keeps it), false gives it back.
+pub(crate) async fn set_program(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    Valid(axum::extract::Path(id)): Valid<axum::extract::Path<i64>>,
+    Valid(Json(body)): Valid<Json<ProgramBody>>,
+) -> Result<axum::Json<Value>, ApiError> {
+    if user.role != crate::db::Role::Teacher {
+        return Err(ApiError::forbidden("only the teacher disables a version"));
+    }
+    let disabled = body.disabled;
+    let found = state
+        .with_db(move |connection| -> Result<bool, ServerError> {
+            let transaction = connection.unchecked_transaction()?;
+            if !crate::db::set_program_disabled(&transaction, id, disabled)? {
+                return Ok(false);
+            }
+            let action = if disabled {
+                "disabled the version"
+            } else {
+                "enabled the version"
+            };
+            crate::db::audit(&transaction, &user.name, action, &format!("version #{id}"))?;
+            transaction.commit()?;
+            Ok(true)
+        })
+        .await?;
+    if !found {
+        return Err(ApiError::not_found(format!("no program {id}")));
+    }
+    state.runner.ring();
+    Ok(axum::Json(json!({ "id": id, "disabled": disabled })))
+}
+
+#[derive(Deserialize)]
+pub(crate) struct AuditQuery {
+    pub(crate) before: Option<i64>,
+}
+
+/// How many actions one call of the audit log gives.
+pub(crate) const AUDIT_PAGE: usize = 200;
+
+/// `GET /api/audit[?before=ID]` (the teacher's): the newest 200 actions (before action ID), newest
+/// first: who did what to what, and when.
+pub(crate) async fn audit(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    Valid(axum::extract::Query(query)): Valid<axum::extract::Query<AuditQuery>>,
+) -> Result<axum::Json<Vec<crate::db::AuditLine>>, ApiError> {
+    if user.role != crate::db::Role::Teacher {
+        return Err(ApiError::forbidden("the audit log is the teacher's"));
+    }
+    Ok(axum::Json(
+        state
+            .with_db(move |connection| crate::db::audit_lines(connection, query.before, AUDIT_PAGE))
+            .await?,
+    ))
 }
 
 /// `GET /api/students` (the teacher's): every student with their versions' count, active and

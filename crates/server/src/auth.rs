@@ -242,7 +242,7 @@ fn dummy_hash() -> &'static str {
 /// Changes `user`'s password if `old` is theirs.
 pub(crate) async fn change_password(state: &AppState, user: &User, old: String, new: String) -> Result<(), ApiError> {
     check_password(&new)?;
-    let (db, id) = (state.db.clone(), user.id);
+    let (db, id, name) = (state.db.clone(), user.id, user.name.clone());
     let changed = tokio::task::spawn_blocking(move || -> Result<bool, ServerError> {
         let hash_now = {
             let connection = db.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -254,6 +254,7 @@ pub(crate) async fn change_password(state: &AppState, user: &User, old: String, 
         let new_hash = hash(&new)?;
         let connection = db.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         db::set_password(&connection, id, &new_hash)?;
+        db::audit(&connection, &name, "changed their password", &name)?;
         Ok(true)
     })
     .await

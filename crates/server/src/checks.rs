@@ -165,6 +165,27 @@ fn run_result(
     Ok((finished, share))
 }
 
+/// A check's run on one version, as the version's page shows it.
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct VersionCheck {
+    pub(crate) check: String,
+    pub(crate) run: RunView,
+}
+
+/// Every check's run on `program`, in the order the checks were made.
+pub(crate) fn runs_of_version(connection: &Connection, program: i64) -> Result<Vec<VersionCheck>, ServerError> {
+    let mut found = Vec::new();
+    for check in checks(connection)? {
+        if let Some(run) = runs_of(connection, &check)?
+            .into_iter()
+            .find(|run| run.program == program)
+        {
+            found.push(VersionCheck { check: check.name, run });
+        }
+    }
+    Ok(found)
+}
+
 fn runs_of(connection: &Connection, check: &Check) -> Result<Vec<RunView>, ServerError> {
     let mut statement = connection.prepare(
         "SELECT check_runs.id, check_runs.program, users.name FROM check_runs
@@ -255,6 +276,7 @@ pub(crate) async fn create(
                 )
                 .map_err(ServerError::from)?;
             let id = transaction.last_insert_rowid();
+            db::audit(&transaction, &user.name, &format!("defined the check {name:?}"), &format!("check #{id}"))?;
             let check = checks(&transaction)?
                 .into_iter()
                 .find(|c| c.id == id)

@@ -115,6 +115,18 @@ const SCHEMA: &[&str] = &[
     );
     ALTER TABLE games ADD COLUMN ladder_pair INTEGER REFERENCES ladder_pairs(id);
     CREATE INDEX games_by_ladder_pair ON games (ladder_pair);",
+    "ALTER TABLE users ADD COLUMN disabled INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE programs ADD COLUMN disabled INTEGER NOT NULL DEFAULT 0;
+    CREATE VIEW playable AS SELECT programs.id, programs.owner FROM programs
+        JOIN users ON users.id = programs.owner
+        WHERE programs.passed AND NOT programs.disabled AND NOT users.disabled;
+    CREATE TABLE audit (
+        id INTEGER PRIMARY KEY,
+        at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+        actor TEXT NOT NULL,
+        action TEXT NOT NULL,
+        target TEXT NOT NULL
+    );",
 ];
 
 /// Who an account is.
@@ -186,14 +198,25 @@ fn migrate(connection: &mut Connection) -> Result<(), ServerError> {
 }
 
 pub(crate) fn add_user(connection: &mut Connection, name: &str, hash: &str, role: Role) -> Result<(), ServerError> {
-    connection
+    let transaction = connection.transaction()?;
+    transaction
         .execute(
             "INSERT INTO users (name, password, role) VALUES (?1, ?2, ?3)",
             params![name, hash, role.name()],
         )
         .map_err(|e| taken(e, name))?;
+    audit(
+        &transaction,
+        COMMAND_LINE,
+        &format!("made the {}'s account", role.name()),
+        name,
+    )?;
+    transaction.commit()?;
     Ok(())
 }
+
+/// The actor the audit log names for `othello serve init` and `add-students`.
+pub(crate) const COMMAND_LINE: &str = "command line";
 
 /// A name already taken says so; other failures stay the database's.
 fn taken(error: rusqlite::Error, name: &str) -> ServerError {
@@ -218,18 +241,28 @@ pub(crate) fn add_students(
                 params![credentials.name, hash],
             )
             .map_err(|e| taken(e, &credentials.name))?;
+        audit(&transaction, COMMAND_LINE, "added the student", &credentials.name)?;
     }
     transaction.commit()?;
     Ok(())
 }
 
 /// A new version of `owner`'s program, its check to come: its id.
-pub(crate) fn add_program(connection: &Connection, owner: i64, form: &str) -> Result<i64, ServerError> {
-    connection.execute(
+pub(crate) fn add_program(connection: &Connection, owner: &User, form: &str) -> Result<i64, ServerError> {
+    let transaction = connection.unchecked_transaction()?;
+    transaction.execute(
         "INSERT INTO programs (owner, form) VALUES (?1, ?2)",
-        params![owner, form],
+        params![owner.id, form],
     )?;
-    Ok(connection.last_insert_rowid())
+    let id = transaction.last_insert_rowid();
+    audit(
+        &transaction,
+        &owner.name,
+        &format!("uploaded a {form} program"),
+        &format!("version #{id}"),
+    )?;
+    transaction.commit()?;
+    Ok(id)
 }
 
 pub(crate) fn set_verdict(connection: &Connection, id: i64, verdict: &str, passed: bool) -> Result<(), ServerError> {
@@ -241,7 +274,7 @@ pub(crate) fn set_verdict(connection: &Connection, id: i64, verdict: &str, passe
 }
 
 const VERSION_COLUMNS: &str =
-    "programs.id, users.name, programs.form, programs.created, programs.verdict, programs.passed";
+    "programs.id, users.name, programs.form, programs.created, programs.verdict, programs.passed, programs.disabled";
 
 fn version(row: &rusqlite::Row) -> rusqlite::Result<crate::programs::Version> {
     Ok(crate::programs::Version {
@@ -251,6 +284,7 @@ fn version(row: &rusqlite::Row) -> rusqlite::Result<crate::programs::Version> {
         created: row.get(3)?,
         verdict: row.get(4)?,
         passed: row.get(5)?,
+        disabled: row.get(6)?,
     })
 }
 
@@ -291,9 +325,18 @@ pub(crate) fn program_owner(connection: &Connection, id: i64) -> Result<Option<(
 /// An account's id and password hash, by name.
 pub(crate) fn password_of(connection: &Connection, name: &str) -> Result<Option<(i64, String)>, ServerError> {
     Ok(connection
-        .query_row("SELECT id, password FROM users WHERE name = ?1", params![name], |row| {
-            Ok((row.get(0)?, row.get(1)?))
-        })
+        .query_row(
+            "SELECT id, password FROM users WHERE name = ?1 AND NOT disabled",
+            params![name],
+            |row| Ok((row.get(0)?, row.get(1)?)),
+        )
+        .optional()?)
+}
+
+/// A user's id by name.
+pub(crate) fn user_id(connection: &Connection, name: &str) -> Result<Option<i64>, ServerError> {
+    Ok(connection
+        .query_row("SELECT id FROM users WHERE name = ?1", params![name], |row| row.get(0))
         .optional()?)
 }
 
@@ -328,7 +371,7 @@ pub(crate) fn session_user(connection: &Connection, token: &str) -> Result<Optio
     Ok(connection
         .query_row(
             "SELECT users.id, users.name, users.role, sessions.csrf FROM sessions
-             JOIN users ON users.id = sessions.user WHERE sessions.token = ?1",
+             JOIN users ON users.id = sessions.user WHERE sessions.token = ?1 AND NOT users.disabled",
             params![token],
             |row| {
                 let role: String = row.get(2)?;
@@ -357,6 +400,118 @@ pub(crate) fn user_name(connection: &Connection, id: i64) -> Result<Option<Strin
 }
 
 /// Opens (or closes) a student's programs to the class as opponents; false if no such student.
+/// Records what `actor` did to `target`, in the transaction that did it.
+pub(crate) fn audit(connection: &Connection, actor: &str, action: &str, target: &str) -> Result<(), ServerError> {
+    connection.execute(
+        "INSERT INTO audit (actor, action, target) VALUES (?1, ?2, ?3)",
+        params![actor, action, target],
+    )?;
+    Ok(())
+}
+
+/// An action as the audit log keeps it.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub(crate) struct AuditLine {
+    pub(crate) id: i64,
+    pub(crate) at: String,
+    /// The account's name, or `command line`.
+    pub(crate) actor: String,
+    pub(crate) action: String,
+    pub(crate) target: String,
+}
+
+/// The newest `limit` actions before `before` (every one if None), newest first.
+pub(crate) fn audit_lines(
+    connection: &Connection,
+    before: Option<i64>,
+    limit: usize,
+) -> Result<Vec<AuditLine>, ServerError> {
+    let mut statement = connection
+        .prepare("SELECT id, at, actor, action, target FROM audit WHERE id < ?1 ORDER BY id DESC LIMIT ?2")?;
+    let rows = statement.query_map(params![before.unwrap_or(i64::MAX), limit as i64], |row| {
+        Ok(AuditLine {
+            id: row.get(0)?,
+            at: row.get(1)?,
+            actor: row.get(2)?,
+            action: row.get(3)?,
+            target: row.get(4)?,
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// Disables or enables a student's account (false: no such student).
+pub(crate) fn set_student_disabled(connection: &Connection, name: &str, disabled: bool) -> Result<bool, ServerError> {
+    let changed = connection.execute(
+        "UPDATE users SET disabled = ?1 WHERE name = ?2 AND role = 'student'",
+        params![disabled, name],
+    )? == 1;
+    if changed && disabled {
+        connection.execute(
+            "DELETE FROM sessions WHERE user = (SELECT id FROM users WHERE name = ?1)",
+            params![name],
+        )?;
+        unqueue(connection, "owner = (SELECT id FROM users WHERE name = ?1)", name)?;
+    }
+    Ok(changed)
+}
+
+/// Disables or enables a version (false: no such version).
+pub(crate) fn set_program_disabled(connection: &Connection, id: i64, disabled: bool) -> Result<bool, ServerError> {
+    let changed = connection.execute("UPDATE programs SET disabled = ?1 WHERE id = ?2", params![disabled, id])? == 1;
+    if changed && disabled {
+        unqueue(connection, "id = ?1", id)?;
+    }
+    Ok(changed)
+}
+
+/// Takes the queued games of the versions `which` selects (a condition on `programs`, with one
+/// parameter) out of the queue: the ladder's pairs not begun go, the games people asked for and
+/// the checks' are marked interrupted. A tournament's stay: its players were fixed when it began.
+fn unqueue(connection: &Connection, which: &str, parameter: impl rusqlite::ToSql) -> Result<(), ServerError> {
+    let seats: Vec<String> = {
+        let mut statement = connection.prepare(&format!("SELECT 'program:' || id FROM programs WHERE {which}"))?;
+        let rows = statement.query_map(params![parameter], |row| row.get(0))?;
+        rows.collect::<Result<_, _>>()?
+    };
+    drop_unbegun_pairs(connection, |players| players.iter().any(|seat| seats.contains(seat)))?;
+    for seat in &seats {
+        connection.execute(
+            &format!(
+                "UPDATE games SET status = 'interrupted', ended = {NOW} WHERE status = 'queued' AND tournament IS NULL
+                 AND ladder_pair IS NULL AND (black = ?1 OR white = ?1)"
+            ),
+            params![seat],
+        )?;
+    }
+    Ok(())
+}
+
+/// Takes out of the queue the ladder's pairs not begun (both games still queued) whose players
+/// (seat keys) `which` picks.
+pub(crate) fn drop_unbegun_pairs(
+    connection: &Connection,
+    which: impl Fn(&[String]) -> bool,
+) -> Result<(), ServerError> {
+    let unbegun: Vec<(i64, String, String)> = {
+        let mut statement = connection.prepare(
+            "SELECT ladder_pairs.id, games.black, games.white FROM ladder_pairs
+             JOIN games ON games.ladder_pair = ladder_pairs.id
+             WHERE ladder_pairs.done IS NULL AND NOT EXISTS
+                 (SELECT 1 FROM games AS begun WHERE begun.ladder_pair = ladder_pairs.id AND begun.status != 'queued')",
+        )?;
+        let rows = statement.query_map([], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))?;
+        rows.collect::<Result<_, _>>()?
+    };
+    for (pair, black, white) in unbegun {
+        if which(&[black, white]) {
+            connection.execute("DELETE FROM games WHERE ladder_pair = ?1", params![pair])?;
+            connection.execute("DELETE FROM ladder_pairs WHERE id = ?1", params![pair])?;
+        }
+    }
+    Ok(())
+}
+
 pub(crate) fn set_open(connection: &Connection, name: &str, open: bool) -> Result<bool, ServerError> {
     Ok(connection.execute(
         "UPDATE users SET open = ?1 WHERE name = ?2 AND role = 'student'",
@@ -371,7 +526,8 @@ pub(crate) fn program_seat(
 ) -> Result<Option<crate::games::seat::ProgramSeat>, ServerError> {
     let found = connection
         .query_row(
-            "SELECT programs.owner, users.name, programs.form, programs.passed, programs.verdict, users.open
+            "SELECT programs.owner, users.name, programs.form, programs.passed, programs.verdict, users.open,
+                 programs.disabled OR users.disabled
              FROM programs JOIN users ON users.id = programs.owner WHERE programs.id = ?1",
             params![id],
             |row| {
@@ -382,12 +538,13 @@ pub(crate) fn program_seat(
                     row.get::<_, bool>(3)?,
                     row.get::<_, String>(4)?,
                     row.get::<_, bool>(5)?,
+                    row.get::<_, bool>(6)?,
                 ))
             },
         )
         .optional()?;
     found
-        .map(|(owner_id, owner, form, passed, verdict, open)| {
+        .map(|(owner_id, owner, form, passed, verdict, open, disabled)| {
             Ok(crate::games::seat::ProgramSeat {
                 owner_id,
                 owner,
@@ -397,6 +554,7 @@ pub(crate) fn program_seat(
                 passed,
                 verdict,
                 open,
+                disabled,
             })
         })
         .transpose()
@@ -604,17 +762,60 @@ pub(crate) fn game(connection: &Connection, id: i64) -> Result<Option<GameRow>, 
 
 /// The newest games (`limit` of them), with their status and result, for lists.
 pub(crate) fn recent_games(connection: &Connection, limit: usize) -> Result<Vec<GameSummary>, ServerError> {
-    let mut statement = connection
-        .prepare("SELECT id, black_name, white_name, status, created, result FROM games ORDER BY id DESC LIMIT ?1")?;
-    let rows = statement.query_map(params![limit as i64], |row| {
+    summaries(connection, "1 ORDER BY games.id DESC LIMIT ?1", params![limit as i64])
+}
+
+/// The games queued and running, in the order the queue serves them: the running ones, then the
+/// queued by age, the ladder's last (at most `limit`).
+pub(crate) fn queue(connection: &Connection, limit: usize) -> Result<Vec<GameSummary>, ServerError> {
+    summaries(
+        connection,
+        "games.status IN ('queued', 'running')
+         ORDER BY games.status = 'queued', games.ladder_pair IS NOT NULL, games.id LIMIT ?1",
+        params![limit as i64],
+    )
+}
+
+/// The newest `limit` games of a version.
+pub(crate) fn version_games(
+    connection: &Connection,
+    version: i64,
+    limit: usize,
+) -> Result<Vec<GameSummary>, ServerError> {
+    summaries(
+        connection,
+        "(games.black = ?1 OR games.white = ?1) ORDER BY games.id DESC LIMIT ?2",
+        params![format!("program:{version}"), limit as i64],
+    )
+}
+
+/// The games `condition` (with its order and limit) picks, as lists show them.
+fn summaries(
+    connection: &Connection,
+    condition: &str,
+    parameters: &[&dyn rusqlite::ToSql],
+) -> Result<Vec<GameSummary>, ServerError> {
+    let mut statement = connection.prepare(&format!(
+        "SELECT games.id, games.black_name, games.white_name, games.status, games.created, games.result,
+             CASE WHEN games.tournament IS NOT NULL THEN 'tournament' WHEN games.check_run IS NOT NULL THEN 'check'
+                  WHEN games.ladder_pair IS NOT NULL THEN 'ladder' ELSE 'asked' END,
+             users.name, games.started, games.black, games.black_stderr, games.white_stderr
+         FROM games JOIN users ON users.id = games.creator WHERE {condition}"
+    ))?;
+    let rows = statement.query_map(parameters, |row| {
         let result: Option<String> = row.get(5)?;
         Ok(GameSummary {
             id: row.get(0)?,
             black: row.get(1)?,
             white: row.get(2)?,
+            black_seat: row.get(9)?,
             status: row.get(3)?,
             created: row.get(4)?,
+            started: row.get(8)?,
+            kind: row.get(6)?,
+            asked_by: row.get(7)?,
             result: result.and_then(|text| serde_json::from_str(&text).ok()),
+            stderr: [row.get(10)?, row.get(11)?],
         })
     })?;
     Ok(rows.collect::<Result<_, _>>()?)
@@ -626,13 +827,24 @@ pub(crate) struct GameSummary {
     pub(crate) id: i64,
     pub(crate) black: String,
     pub(crate) white: String,
+    /// Black's seat (`program:ID`, ...): which side a version played.
+    #[serde(skip)]
+    pub(crate) black_seat: String,
     pub(crate) status: String,
     pub(crate) created: String,
+    pub(crate) started: Option<String>,
+    /// Who it is for: `asked` (a person asked for it), `tournament`, `check` or `ladder`.
+    pub(crate) kind: String,
+    /// The account that asked for it (the teacher for a tournament's, a check's or the ladder's).
+    pub(crate) asked_by: String,
     pub(crate) result: Option<crate::games::live::ResultView>,
+    /// Each side's stderr tail: its owner's and the teacher's only, never in a list.
+    #[serde(skip)]
+    pub(crate) stderr: [Option<String>; 2],
 }
 
-/// The versions `user` may choose as a player: passed, and their own, or the active one (the
-/// newest that passed) of an owner opened to the class (every one for the teacher); their own
+/// The versions `user` may choose as a player: passed and not disabled, and their own, or the
+/// active one of an owner opened to the class (every one for the teacher); their own
 /// first, then newest first, at most `limit`.
 pub(crate) fn playable_programs(
     connection: &Connection,
@@ -641,28 +853,29 @@ pub(crate) fn playable_programs(
 ) -> Result<Vec<crate::programs::Version>, ServerError> {
     let mut statement = connection.prepare(&format!(
         "SELECT {VERSION_COLUMNS} FROM programs JOIN users ON users.id = programs.owner
-         WHERE programs.passed AND (?1 OR programs.owner = ?2 OR (users.open AND programs.id =
-             (SELECT max(id) FROM programs AS newer WHERE newer.owner = programs.owner AND newer.passed)))
+         WHERE programs.id IN (SELECT id FROM playable) AND (?1 OR programs.owner = ?2 OR (users.open AND programs.id =
+             (SELECT max(id) FROM playable AS newer WHERE newer.owner = programs.owner)))
          ORDER BY programs.owner = ?2 DESC, programs.id DESC LIMIT ?3"
     ))?;
     let rows = statement.query_map(params![user.role == Role::Teacher, user.id, limit as i64], version)?;
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
-/// A student's active version: the newest that passed its check.
+/// A student's active version: the newest that passed its check and is not disabled (nor its
+/// owner).
 pub(crate) fn active_version(connection: &Connection, owner: i64) -> Result<Option<i64>, ServerError> {
-    Ok(connection.query_row(
-        "SELECT max(id) FROM programs WHERE owner = ?1 AND passed",
-        params![owner],
-        |row| row.get(0),
-    )?)
+    Ok(
+        connection.query_row("SELECT max(id) FROM playable WHERE owner = ?1", params![owner], |row| {
+            row.get(0)
+        })?,
+    )
 }
 
 /// Every student's active version and its owner, by the students' names.
 pub(crate) fn active_versions(connection: &Connection) -> Result<Vec<(i64, i64)>, ServerError> {
     let mut statement = connection.prepare(
-        "SELECT max(programs.id), users.id FROM programs JOIN users ON users.id = programs.owner
-         WHERE users.role = 'student' AND programs.passed GROUP BY users.id ORDER BY users.name",
+        "SELECT max(playable.id), users.id FROM playable JOIN users ON users.id = playable.owner
+         WHERE users.role = 'student' GROUP BY users.id ORDER BY users.name",
     )?;
     let rows = statement.query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?;
     Ok(rows.collect::<Result<_, _>>()?)
@@ -674,9 +887,11 @@ pub(crate) struct StudentLine {
     pub(crate) name: String,
     /// Classmates may choose their active version.
     pub(crate) open: bool,
+    /// The teacher has disabled the account: no sign-in, no game.
+    pub(crate) disabled: bool,
     /// Versions uploaded.
     pub(crate) versions: u32,
-    /// The newest that passed its check, the one that plays.
+    /// The newest that passed its check and is not disabled, the one that plays.
     pub(crate) active: Option<i64>,
     /// The newest upload and its check's verdict.
     pub(crate) latest: Option<i64>,
@@ -686,9 +901,9 @@ pub(crate) struct StudentLine {
 /// Every student, by name.
 pub(crate) fn students(connection: &Connection) -> Result<Vec<StudentLine>, ServerError> {
     let mut statement = connection.prepare(
-        "SELECT users.name, users.open,
+        "SELECT users.name, users.open, users.disabled,
              (SELECT count(*) FROM programs WHERE owner = users.id),
-             (SELECT max(id) FROM programs WHERE owner = users.id AND passed),
+             (SELECT max(id) FROM playable WHERE owner = users.id),
              (SELECT max(id) FROM programs WHERE owner = users.id),
              (SELECT verdict FROM programs WHERE owner = users.id ORDER BY id DESC LIMIT 1)
          FROM users WHERE role = 'student' ORDER BY name",
@@ -697,10 +912,11 @@ pub(crate) fn students(connection: &Connection) -> Result<Vec<StudentLine>, Serv
         Ok(StudentLine {
             name: row.get(0)?,
             open: row.get(1)?,
-            versions: row.get(2)?,
-            active: row.get(3)?,
-            latest: row.get(4)?,
-            latest_verdict: row.get(5)?,
+            disabled: row.get(2)?,
+            versions: row.get(3)?,
+            active: row.get(4)?,
+            latest: row.get(5)?,
+            latest_verdict: row.get(6)?,
         })
     })?;
     Ok(rows.collect::<Result<_, _>>()?)

@@ -93,28 +93,35 @@ impl Refusal for axum::extract::rejection::FormRejection {
     }
 }
 
-impl Refusal for axum::extract::rejection::PathRejection {
-    fn status(&self) -> StatusCode {
-        self.status()
-    }
-    fn text(&self) -> String {
-        self.body_text()
-    }
+/// A refusal of a request's parts (its path, its query) as an `ApiError`, for each extractor.
+macro_rules! valid_parts {
+    ($($extractor:ident: $rejection:ident),*) => {$(
+        impl Refusal for axum::extract::rejection::$rejection {
+            fn status(&self) -> StatusCode {
+                self.status()
+            }
+            fn text(&self) -> String {
+                self.body_text()
+            }
+        }
+
+        impl<S: Send + Sync, T> axum::extract::FromRequestParts<S> for Valid<axum::extract::$extractor<T>>
+        where
+            T: serde::de::DeserializeOwned + Send,
+        {
+            type Rejection = ApiError;
+
+            async fn from_request_parts(parts: &mut axum::http::request::Parts, state: &S) -> Result<Self, ApiError> {
+                axum::extract::$extractor::<T>::from_request_parts(parts, state)
+                    .await
+                    .map(Valid)
+                    .map_err(|refusal| ApiError(Refusal::status(&refusal), Refusal::text(&refusal)))
+            }
+        }
+    )*};
 }
 
-impl<S: Send + Sync, T> axum::extract::FromRequestParts<S> for Valid<axum::extract::Path<T>>
-where
-    T: serde::de::DeserializeOwned + Send,
-{
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut axum::http::request::Parts, state: &S) -> Result<Self, ApiError> {
-        axum::extract::Path::<T>::from_request_parts(parts, state)
-            .await
-            .map(Valid)
-            .map_err(|refusal| ApiError(Refusal::status(&refusal), Refusal::text(&refusal)))
-    }
-}
+valid_parts!(Path: PathRejection, Query: QueryRejection);
 
 impl<E> axum::extract::FromRequest<crate::AppState> for Valid<E>
 where

@@ -357,15 +357,14 @@ pub(crate) async fn set(
                 params![body.running, user.id],
             )?;
             if !body.running {
-                let untouched = "SELECT id FROM ladder_pairs WHERE done IS NULL AND NOT EXISTS
-                     (SELECT 1 FROM games WHERE ladder_pair = ladder_pairs.id AND status != 'queued')";
-                transaction.execute(&format!("DELETE FROM games WHERE ladder_pair IN ({untouched})"), [])?;
-                transaction.execute(
-                    "DELETE FROM ladder_pairs WHERE done IS NULL
-                     AND NOT EXISTS (SELECT 1 FROM games WHERE ladder_pair = ladder_pairs.id)",
-                    [],
-                )?;
+                db::drop_unbegun_pairs(&transaction, |_| true)?;
             }
+            let action = if body.running {
+                "started the ladder"
+            } else {
+                "stopped the ladder"
+            };
+            db::audit(&transaction, &user.name, action, "ladder")?;
             transaction.commit()?;
             top_up(connection, places)?;
             view(connection)

@@ -110,6 +110,11 @@ pub fn schemas() -> Vec<(&'static str, serde_json::Value)> {
             of::<Vec<checks::CheckView>>("othello-server-checks"),
         ),
         (
+            "othello-server-version",
+            of::<programs::VersionDetail>("othello-server-version"),
+        ),
+        ("othello-server-audit", of::<Vec<db::AuditLine>>("othello-server-audit")),
+        (
             "othello-server-ladder",
             of::<ladder::LadderView>("othello-server-ladder"),
         ),
@@ -226,6 +231,9 @@ fn router(state: AppState) -> axum::Router {
                 .layer(axum::extract::DefaultBodyLimit::max(programs::MAX_PROGRAM + (16 << 10))),
         )
         .route("/api/programs/{id}/source", get(programs::source))
+        .route("/api/programs/{id}", get(programs::detail).put(api::set_program))
+        .route("/api/queue", get(games::queue))
+        .route("/api/audit", get(api::audit))
         .route("/api/students", get(api::students))
         .route("/api/students/{name}/results.json", get(checks::results_json))
         .route("/api/checks", post(checks::create).get(checks::list))
@@ -246,6 +254,10 @@ fn router(state: AppState) -> axum::Router {
         .route("/games", get(pages::games))
         .route("/class", get(pages::class))
         .route("/ladder", get(pages::ladder))
+        .route("/queue", get(pages::queue))
+        .route("/audit", get(pages::audit))
+        .route("/students/{name}", get(pages::student))
+        .route("/programs/{id}", get(pages::version))
         .route("/tournaments/{id}", get(pages::tournament))
         .route("/games/{id}", get(pages::game))
         .route("/games/{id}/replay", get(pages::replay))

@@ -78,7 +78,11 @@ fn top(user: &User) -> Markup {
                 a href="/" { "Home" }
                 a href="/games" { "Games" }
                 a href="/ladder" { "Ladder" }
-                @if user.role == Role::Teacher { a href="/class" { "Class" } }
+                @if user.role == Role::Teacher {
+                    a href="/class" { "Class" }
+                    a href="/queue" { "Queue" }
+                    a href="/audit" { "Audit log" }
+                }
                 span.muted { (user.name) " (" (user.role.name()) ")" }
                 form method="post" action="/logout" {
                     input type="hidden" name="csrf" value=(user.csrf);
@@ -227,14 +231,17 @@ fn home_page(user: &User, home: &Home, message: Option<&str>) -> Response {
                 p.muted { "No program uploaded yet." }
             } @else {
                 table {
-                    tr { th { "version" } th { "owner" } th { "form" } th { "uploaded" } th { "its check game" } }
+                    tr { th { "version" } th { "owner" } th { "form" } th { "uploaded" } th { "its check game" } th { "source" } }
                     @for version in &home.programs {
                         tr {
-                            td { a href=(format!("/api/programs/{}/source", version.id)) { "#" (version.id) } }
+                            td { a href=(format!("/programs/{}", version.id)) { "#" (version.id) } }
                             td.name { (version.owner) }
                             td { (version.form) }
                             td { (version.created) }
-                            td class=(if version.passed { "ok" } else { "error" }) { (version.verdict) }
+                            td class=(if version.passed { "ok" } else { "error" }) {
+                                (version.verdict) @if version.disabled { " (disabled by the teacher)" }
+                            }
+                            td { a href=(format!("/api/programs/{}/source", version.id)) { "source" } }
                         }
                     }
                 }
@@ -408,21 +415,192 @@ pub(crate) async fn class(State(state): State<AppState>, Reader(user): Reader) -
             h2 { "The class" }
             p.muted { "A student's active version is the newest that passed its check: it plays in tournaments, and classmates may choose it when its box is ticked." }
             table #class {
-                tr { th { "student" } th { "versions" } th { "active" } th { "latest, and its check" } th { "open to the class" } }
+                tr { th { "student" } th { "versions" } th { "active" } th { "latest, and its check" } th { "open to the class" } th { "disabled" } }
                 @for student in &students {
                     tr {
-                        td.name { (student.name) }
+                        td.name { a href=(format!("/students/{}", student.name)) { (student.name) } }
                         td { (student.versions) }
-                        td { @if let Some(id) = student.active { a href=(format!("/api/programs/{id}/source")) { "#" (id) } } @else { span.muted { "none" } } }
+                        td { @if let Some(id) = student.active { a href=(format!("/programs/{id}")) { "#" (id) } } @else { span.muted { "none" } } }
                         td {
                             @if let Some(id) = student.latest { "#" (id) ": " }
                             (student.latest_verdict.as_deref().unwrap_or(""))
                         }
                         td { input type="checkbox" class="open" data-student=(student.name) checked[student.open] aria-label=(format!("open {}'s programs to the class", student.name)); }
+                        td { input type="checkbox" class="disable-student" data-student=(student.name) checked[student.disabled] aria-label=(format!("disable {}", student.name)); }
                     }
                 }
             }
             p.error #class-error {}
+            p.muted { "A disabled student cannot sign in and their programs play no game: their queued games leave the queue (a tournament already begun keeps them)." }
+        },
+    ))
+}
+
+/// `/students/NAME` (the teacher's): a student's versions, each with its check game's verdict, a
+/// link to what it did, and a box to disable it.
+pub(crate) async fn student(
+    State(state): State<AppState>,
+    Reader(user): Reader,
+    Valid(axum::extract::Path(name)): Valid<axum::extract::Path<String>>,
+) -> Result<Response, ApiError> {
+    if user.role != Role::Teacher {
+        return Err(ApiError::forbidden("a student's page is the teacher's"));
+    }
+    let shown = name.clone();
+    let (line, versions) = state
+        .with_db(move |connection| -> Result<_, ApiError> {
+            let line = db::students(connection)?
+                .into_iter()
+                .find(|s| s.name == name)
+                .ok_or_else(|| ApiError::not_found(format!("no student {name:?}")))?;
+            let owner =
+                db::user_id(connection, &name)?.ok_or_else(|| ApiError::not_found(format!("no student {name:?}")))?;
+            Ok((line, db::programs(connection, Some(owner))?))
+        })
+        .await?;
+    Ok(page(
+        &shown,
+        html! {
+            (top(&user))
+            h2 { (shown) @if line.disabled { " (disabled)" } }
+            p.muted {
+                (line.versions) " versions; the active one (the newest that passed and is not disabled): "
+                @if let Some(id) = line.active { a href=(format!("/programs/{id}")) { "#" (id) } } @else { "none" }
+            }
+            table #versions {
+                tr { th { "version" } th { "form" } th { "uploaded" } th { "its check game" } th { "source" } th { "disabled" } }
+                @for version in &versions {
+                    tr {
+                        td { a href=(format!("/programs/{}", version.id)) { "#" (version.id) } }
+                        td { (version.form) }
+                        td { (version.created) }
+                        td class=(if version.passed { "ok" } else { "error" }) { (version.verdict) }
+                        td { a href=(format!("/api/programs/{}/source", version.id)) { "source" } }
+                        td { input type="checkbox" class="disable-version" data-version=(version.id) checked[version.disabled] aria-label=(format!("disable version {}", version.id)); }
+                    }
+                }
+            }
+            p.error #class-error {}
+        },
+    ))
+}
+
+/// `/programs/ID` (its owner and the teacher): a version, its checks, its games with their
+/// outcomes, failures and stderr tails.
+pub(crate) async fn version(
+    State(state): State<AppState>,
+    Reader(user): Reader,
+    Valid(axum::extract::Path(id)): Valid<axum::extract::Path<i64>>,
+) -> Result<Response, ApiError> {
+    let reader = user.clone();
+    let detail = state
+        .with_db(move |connection| crate::programs::detail_of(connection, &reader, id))
+        .await?;
+    let v = &detail.version;
+    Ok(page(
+        &format!("Version {id}"),
+        html! {
+            (top(&user))
+            h2 { (v.owner) "'s version #" (v.id) }
+            p #version-status {
+                (v.form) ", uploaded " (v.created) ". Its check game: "
+                span class=(if v.passed { "ok" } else { "error" }) { (v.verdict) }
+                @if detail.active { ". The active version." }
+                @if v.disabled { ". Disabled by the teacher." }
+                " · " a href=(format!("/api/programs/{id}/source")) { "source" }
+                " · " a href=(format!("/api/programs/{id}")) { "JSON" }
+            }
+            h3 { "Lab checks" }
+            @if detail.checks.is_empty() { p.muted { "No check has run on it." } } @else {
+                table #version-checks {
+                    tr { th { "check" } th { "games" } th { "share" } th { "passed" } }
+                    @for c in &detail.checks {
+                        tr {
+                            td { (c.check) }
+                            td { (c.run.finished) " of " (c.run.games) }
+                            td { @if let Some(share) = c.run.share { (format!("{:.1}%", 100.0 * share)) } }
+                            td { @match c.run.passed { Some(true) => span.ok { "yes" }, Some(false) => span.error { "no" }, None => span.muted { "not yet" } } }
+                        }
+                    }
+                }
+            }
+            h3 { "Its newest games" }
+            @if detail.games.is_empty() { p.muted { "No game yet." } } @else {
+                table #version-games {
+                    tr { th { "game" } th { "for" } th { "as" } th { "against" } th { "status" } th { "outcome" } th { "failure, and its stderr" } }
+                    @for g in &detail.games {
+                        tr {
+                            td { a href=(format!("/games/{}", g.id)) { "#" (g.id) } }
+                            td { (g.kind) } td { (g.side) } td.name { (g.opponent) } td { (g.status) }
+                            td { (g.outcome.as_deref().unwrap_or("")) }
+                            td {
+                                @if let Some(failure) = &g.failure { span.error { (failure) } }
+                                @if let (Some(_), Some(tail)) = (&g.failure, &g.stderr) { pre.stderr { (tail) } }
+                            }
+                        }
+                    }
+                }
+            }
+        },
+    ))
+}
+
+/// `/queue` (the teacher's): the whole server's games running and queued, in the order served.
+pub(crate) async fn queue(State(state): State<AppState>, Reader(user): Reader) -> Result<Response, ApiError> {
+    if user.role != Role::Teacher {
+        return Err(ApiError::forbidden("the whole queue is the teacher's"));
+    }
+    let games = state.with_db(|connection| db::queue(connection, 1000)).await?;
+    Ok(page(
+        "Queue",
+        html! {
+            (top(&user))
+            meta http-equiv="refresh" content="5";
+            h2 { "The queue" }
+            p.muted { "Games running, then queued in the order they will be played: the oldest first, the ladder's behind every other. This page follows it." }
+            @if games.is_empty() { p.muted #queue-empty { "Nothing is queued or running." } } @else {
+                table #queue {
+                    tr { th { "game" } th { "for" } th { "asked by" } th { "black" } th { "white" } th { "status" } th { "asked for" } th { "started" } }
+                    @for g in &games {
+                        tr {
+                            td { a href=(format!("/games/{}", g.id)) { "#" (g.id) } }
+                            td { (g.kind) } td.name { (g.asked_by) } td.name { (g.black) } td.name { (g.white) }
+                            td { (g.status) } td { (g.created) } td { (g.started.as_deref().unwrap_or("")) }
+                        }
+                    }
+                }
+            }
+        },
+    ))
+}
+
+/// `/audit` (the teacher's): who did what, newest first, 200 a page.
+pub(crate) async fn audit(
+    State(state): State<AppState>,
+    Reader(user): Reader,
+    Valid(axum::extract::Query(query)): Valid<axum::extract::Query<crate::api::AuditQuery>>,
+) -> Result<Response, ApiError> {
+    if user.role != Role::Teacher {
+        return Err(ApiError::forbidden("the audit log is the teacher's"));
+    }
+    let lines = state
+        .with_db(move |connection| db::audit_lines(connection, query.before, crate::api::AUDIT_PAGE))
+        .await?;
+    Ok(page(
+        "Audit log",
+        html! {
+            (top(&user))
+            h2 { "Audit log" }
+            p.muted { "Every change to the class, its programs and its games, with who made it and when (UTC)." }
+            table #audit {
+                tr { th { "when" } th { "who" } th { "did" } th { "to" } }
+                @for line in &lines {
+                    tr { td { (line.at) } td.name { (line.actor) } td { (line.action) } td.name { (line.target) } }
+                }
+            }
+            @if lines.len() == crate::api::AUDIT_PAGE {
+                @if let Some(last) = lines.last() { p { a href=(format!("/audit?before={}", last.id)) { "Older" } } }
+            }
         },
     ))
 }

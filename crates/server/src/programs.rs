@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
+use axum::Json;
 use axum::extract::{Multipart, Path as UrlPath, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -35,6 +36,116 @@ pub(crate) struct Version {
     /// What its check game said: `ok: 71% of the discs against random`, or why it failed.
     pub(crate) verdict: String,
     pub(crate) passed: bool,
+    /// The teacher took it out of play.
+    pub(crate) disabled: bool,
+}
+
+/// A version with what it did: for its owner and the teacher.
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct VersionDetail {
+    pub(crate) version: Version,
+    /// Its owner's active version (the one that plays).
+    pub(crate) active: bool,
+    /// Each lab check's run on it.
+    pub(crate) checks: Vec<crate::checks::VersionCheck>,
+    /// Its newest games (at most 100).
+    pub(crate) games: Vec<VersionGame>,
+}
+
+/// One of a version's games, from its side.
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct VersionGame {
+    pub(crate) id: i64,
+    pub(crate) kind: String,
+    pub(crate) status: String,
+    /// `black` or `white`: the side it played.
+    pub(crate) side: String,
+    pub(crate) opponent: String,
+    /// `won`, `lost` or `tied`, once over.
+    pub(crate) outcome: Option<String>,
+    /// Why it forfeited, if it did.
+    pub(crate) failure: Option<String>,
+    /// The last lines it wrote to stderr in that game (a failure's, or the game's end).
+    pub(crate) stderr: Option<String>,
+}
+
+/// A version's newest games.
+const DETAIL_GAMES: usize = 100;
+
+/// `GET /api/programs/ID` (its owner and the teacher): the version, its checks and its newest
+/// games, with the stderr tail of each.
+pub(crate) async fn detail(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+    crate::error::Valid(UrlPath(id)): crate::error::Valid<UrlPath<i64>>,
+) -> Result<Json<VersionDetail>, ApiError> {
+    Ok(Json(
+        state
+            .with_db(move |connection| detail_of(connection, &user, id))
+            .await?,
+    ))
+}
+
+pub(crate) fn detail_of(
+    connection: &rusqlite::Connection,
+    user: &crate::db::User,
+    id: i64,
+) -> Result<VersionDetail, ApiError> {
+    let version = db::program(connection, id)?.ok_or_else(|| ApiError::not_found(format!("no program {id}")))?;
+    let owner = db::program_owner(connection, id)?.map(|(owner, _)| owner);
+    if owner != Some(user.id) && user.role != Role::Teacher {
+        return Err(ApiError::forbidden(
+            "a version's games and stderr are its owner's and the teacher's only",
+        ));
+    }
+    let active = owner
+        .map(|owner| db::active_version(connection, owner))
+        .transpose()?
+        .flatten()
+        == Some(id);
+    let seat = format!("program:{id}");
+    let games = db::version_games(connection, id, DETAIL_GAMES)?
+        .into_iter()
+        .map(|game| {
+            let black = game.black_seat == seat;
+            let (side, opponent) = if black {
+                ("black", game.white)
+            } else {
+                ("white", game.black)
+            };
+            let outcome = game.result.as_ref().map(|result| {
+                match (result.winner.as_str(), black) {
+                    ("draw", _) => "tied",
+                    ("black", true) | ("white", false) => "won",
+                    _ => "lost",
+                }
+                .to_string()
+            });
+            let failure = game
+                .result
+                .as_ref()
+                .and_then(|result| result.forfeit.as_ref())
+                .filter(|forfeit| forfeit.side == side)
+                .map(|forfeit| forfeit.reason.clone());
+            let [black_stderr, white_stderr] = game.stderr;
+            VersionGame {
+                id: game.id,
+                kind: game.kind,
+                status: game.status,
+                side: side.to_string(),
+                opponent,
+                outcome,
+                failure,
+                stderr: if black { black_stderr } else { white_stderr }.filter(|tail| !tail.is_empty()),
+            }
+        })
+        .collect();
+    Ok(VersionDetail {
+        version,
+        active,
+        checks: crate::checks::runs_of_version(connection, id)?,
+        games,
+    })
 }
 
 /// Where a version's file lives: `programs/ID/FORM.py` under the data folder.
@@ -134,7 +245,7 @@ pub(crate) async fn upload(
     let version = tokio::task::spawn_blocking(move || -> Result<Version, ServerError> {
         let id = {
             let connection = db.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            db::add_program(&connection, user.id, form.prefix().trim_end_matches(':'))?
+            db::add_program(&connection, &user, form.prefix().trim_end_matches(':'))?
         };
         let path = file_of(&data, id, form);
         othello_plumbing::files::write_whole(&path, &file)

@@ -388,6 +388,15 @@ pub(crate) async fn create(
                 )
                 .map_err(ServerError::from)?;
             let id = transaction.last_insert_rowid();
+            db::audit(
+                &transaction,
+                &user.name,
+                &format!(
+                    "started the tournament {name:?} ({system}, {rounds} rounds, {} scoring)",
+                    scoring.name()
+                ),
+                &format!("tournament #{id}"),
+            )?;
             for (position, version) in versions.iter().enumerate() {
                 transaction
                     .execute(

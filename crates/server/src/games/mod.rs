@@ -53,6 +53,7 @@ fn side_view(seat: &Seat) -> SideView {
 
 /// `POST /api/games`: `{"black", "white"}`, each `"me"`, a program version's id, `"engine:LEVEL"` or a
 /// built-in strategy; the game comes back as it stands, with its id.
+/// (The whole queue, for the teacher, is `queue` below.)
 pub(crate) async fn create(
     State(state): State<AppState>,
     SignedIn(user): SignedIn,
@@ -83,7 +84,15 @@ pub(crate) async fn create(
                     format!("you have {MAX_UNFINISHED} games queued or running: wait for one to end"),
                 ));
             }
-            let (id, created) = db::add_game(connection, user.id, [&seats[0], &seats[1]], "", None)?;
+            let transaction = connection.unchecked_transaction().map_err(ServerError::from)?;
+            let (id, created) = db::add_game(&transaction, user.id, [&seats[0], &seats[1]], "", None)?;
+            db::audit(
+                &transaction,
+                &user.name,
+                &format!("asked for a game: {} against {}", seats[0].name(), seats[1].name()),
+                &format!("game #{id}"),
+            )?;
+            transaction.commit().map_err(ServerError::from)?;
             let meta = Meta {
                 id,
                 black: side_view(&seats[0]),
@@ -415,4 +424,21 @@ pub(crate) async fn stderr(
     }
     let shown = |k: usize| readable[k].then(|| row.stderr[k].clone().unwrap_or_default());
     Ok(Json(json!({ "black": shown(0), "white": shown(1) })))
+}
+
+/// The longest queue shown.
+const QUEUE_SHOWN: usize = 1000;
+
+/// `GET /api/queue` (the teacher's): the games running and queued, in the order the queue serves
+/// them (the ladder's last), each with what it is for and who asked.
+pub(crate) async fn queue(
+    State(state): State<AppState>,
+    SignedIn(user): SignedIn,
+) -> Result<Json<Vec<db::GameSummary>>, ApiError> {
+    if user.role != crate::db::Role::Teacher {
+        return Err(ApiError::forbidden("the whole queue is the teacher's"));
+    }
+    Ok(Json(
+        state.with_db(|connection| db::queue(connection, QUEUE_SHOWN)).await?,
+    ))
 }

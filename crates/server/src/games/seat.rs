@@ -138,6 +138,11 @@ impl Seat {
         let Some(found) = db::program_seat(connection, id)? else {
             return Err(ApiError::not_found(format!("no program {id}")));
         };
+        if found.disabled {
+            return Err(ApiError::bad_request(format!(
+                "program {id} is disabled by the teacher: it plays no more games"
+            )));
+        }
         if !found.passed {
             return Err(ApiError::bad_request(format!(
                 "program {id} did not pass its check game ({}): only a version that passed plays",
@@ -203,4 +208,6 @@ pub(crate) struct ProgramSeat {
     pub(crate) verdict: String,
     /// The teacher opened its owner's programs to the class.
     pub(crate) open: bool,
+    /// The teacher disabled it, or its owner.
+    pub(crate) disabled: bool,
 }
