@@ -243,6 +243,12 @@ fn in_a_browser_a_student_signs_in_uploads_plays_the_engine_by_clicking_and_watc
         let good = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/players/quickmove_player.py");
         let verdict = upload(&ann, "quickmove", &good).await;
         assert!(verdict.contains(": ok: "), "{verdict}");
+        // "Version N: ok: ..."
+        let ann_version: i64 = verdict
+            .strip_prefix("Version ")
+            .and_then(|rest| rest.split(':').next())
+            .and_then(|id| id.parse().ok())
+            .unwrap_or_else(|| panic!("{verdict}"));
         let hostile = dir.path().join("hostile.py");
         std::fs::write(
             &hostile,
@@ -410,6 +416,19 @@ fn in_a_browser_a_student_signs_in_uploads_plays_the_engine_by_clicking_and_watc
             .send_keys("Lab 6 trial")
             .await
             .unwrap();
+        let rounds = watcher
+            .find(Locator::Css("#new-tournament input[name=rounds]"))
+            .await
+            .unwrap();
+        rounds.clear().await.unwrap();
+        rounds.send_keys("4").await.unwrap();
+        watcher
+            .find(Locator::Css("#new-tournament option[value=course-server]"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
         watcher
             .find(Locator::Css("#new-tournament button"))
             .await
@@ -422,13 +441,86 @@ fn in_a_browser_a_student_signs_in_uploads_plays_the_engine_by_clicking_and_watc
         })
         .await;
         screenshot(&watcher, "10-tournament-running").await;
-        wait_text(&watcher, "#tournament-status", Duration::from_secs(120), |t| {
-            t.contains("finished")
-        })
-        .await;
+        // The page follows it: the standings it shows change while it runs.
+        let mut seen = Vec::new();
+        let start = Instant::now();
+        loop {
+            let status = text(&watcher, "#tournament-status").await;
+            let standings = text(&watcher, "#standings").await;
+            if seen.last() != Some(&standings) {
+                seen.push(standings);
+            }
+            if status.contains("finished") {
+                break;
+            }
+            assert!(start.elapsed() < Duration::from_secs(180), "{status}");
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+        assert!(
+            seen.len() >= 2,
+            "the standings were shown before the end, and again after: {seen:?}"
+        );
         let standings = text(&watcher, "#standings").await;
         assert!(standings.contains("ann") && standings.contains("bob"), "{standings}");
+        assert!(
+            standings.contains("cumulative"),
+            "the course server's tie-break: {standings}"
+        );
+        assert!(
+            text(&watcher, "#tournament-scoring")
+                .await
+                .contains("as the course's server scored")
+        );
         screenshot(&watcher, "11-tournament-finished").await;
+
+        // The ladder, started and stopped with its button.
+        watcher.goto(&format!("http://{address}/ladder")).await.unwrap();
+        watcher
+            .find(Locator::Css("#ladder-switch button"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        wait_text(&watcher, "#ladder-status", Duration::from_secs(120), |t| {
+            t.starts_with("Running") && !t.contains(" 0 pairs played")
+        })
+        .await;
+        screenshot(&watcher, "12-ladder").await;
+        watcher
+            .find(Locator::Css("#ladder-switch button"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        wait_text(&watcher, "#ladder-status", Duration::from_secs(10), |t| {
+            t.starts_with("Stopped")
+        })
+        .await;
+        let ratings = text(&watcher, "table.ladder").await;
+        assert!(ratings.contains("ann") && ratings.contains("±"), "{ratings}");
+
+        // The teacher's other pages.
+        for (path, name) in [
+            ("/students/ann".to_string(), "13-student"),
+            (format!("/programs/{ann_version}"), "14-version"),
+            ("/queue".to_string(), "15-queue"),
+            ("/audit".to_string(), "16-audit"),
+        ] {
+            watcher.goto(&format!("http://{address}{path}")).await.unwrap();
+            screenshot(&watcher, name).await;
+        }
+        let audit = text(&watcher, "#audit").await;
+        assert!(
+            audit.contains("started the ladder") && audit.contains("stopped the ladder"),
+            "{audit}"
+        );
+        // The class table with each student's ladder rating.
+        watcher.goto(&format!("http://{address}/class")).await.unwrap();
+        let class = text(&watcher, "#class").await;
+        assert!(class.contains(" ± "), "{class}");
+        screenshot(&watcher, "17-class-rated").await;
         watcher.close().await.unwrap();
         ann.close().await.unwrap();
     });

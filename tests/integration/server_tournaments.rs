@@ -463,6 +463,16 @@ fn lab_checks_run_on_every_active_and_every_new_version_and_make_a_gradebook() {
         http::get(&address, "/api/grades.csv", Some(&format!("othello_session={amy}"))).status,
         403
     );
+    // The class page: each student's best run of each check.
+    let class = http::get(&address, "/class", Some(&format!("othello_session={teacher}"))).body;
+    assert!(
+        class.contains("Lab 4: half the discs against random (best run)"),
+        "{class}"
+    );
+    assert!(
+        class.contains(&format!("#{}</a> <span class=\"ok\">passed</span>", fixed["id"])),
+        "{class}"
+    );
 }
 
 #[test]

@@ -359,6 +359,12 @@ fn gradebook(connection: &Connection) -> Result<(Vec<Check>, Vec<Marks>), Server
     Ok((checks, book))
 }
 
+/// The checks' names, and each student's best run of each, by name: for the class page.
+pub(crate) fn class_marks(connection: &Connection) -> Result<(Vec<String>, Vec<Marks>), ServerError> {
+    let (checks, book) = gradebook(connection)?;
+    Ok((checks.into_iter().map(|check| check.name).collect(), book))
+}
+
 /// `GET /api/grades.csv` (the teacher's): a row a student, for each check its best run's share and
 /// whether it passed.
 pub(crate) async fn grades_csv(State(state): State<AppState>, SignedIn(user): SignedIn) -> Result<Response, ApiError> {

@@ -13,7 +13,7 @@ use serde::Deserialize;
 use crate::AppState;
 use crate::auth::{self, FORM_COOKIE, SESSION_COOKIE};
 use crate::db::{self, Role, User};
-use crate::error::{ApiError, Valid};
+use crate::error::{ApiError, ServerError, Valid};
 
 /// The pages' style sheet and script, served from the binary.
 pub(crate) const STYLE: &str = include_str!("../assets/app.css");
@@ -380,7 +380,10 @@ pub(crate) async fn ladder(State(state): State<AppState>, Reader(user): Reader) 
             @if view.running { meta http-equiv="refresh" content="5"; }
             h2 { "Ladder" }
             p #ladder-status {
-                @if view.running { "Running: " (view.unfinished) " pairs queued or being played, behind every other game." }
+                @if view.running {
+                    "Running: " (view.unfinished) @if view.unfinished == 1 { " pair" } @else { " pairs" }
+                    " queued or being played, behind every other game."
+                }
                 @else { "Stopped." }
                 " " (view.pairs.len()) " pairs played. · " a href="/api/ladder" { "JSON" }
             }
@@ -407,7 +410,17 @@ pub(crate) async fn class(State(state): State<AppState>, Reader(user): Reader) -
     if user.role != Role::Teacher {
         return Err(ApiError::forbidden("the class's page is the teacher's"));
     }
-    let students = state.with_db(db::students).await?;
+    let (students, (checks, marks), ladder) = state
+        .with_db(|connection| -> Result<_, ServerError> {
+            Ok((
+                db::students(connection)?,
+                crate::checks::class_marks(connection)?,
+                crate::ladder::view(connection)?,
+            ))
+        })
+        .await?;
+    let rating = |version: Option<i64>| ladder.ratings.iter().find(|r| Some(r.version) == version);
+    let marks_of = |name: &str| marks.iter().find(|(student, _)| student == name).map(|(_, runs)| runs);
     Ok(page(
         "Class",
         html! {
@@ -415,7 +428,11 @@ pub(crate) async fn class(State(state): State<AppState>, Reader(user): Reader) -
             h2 { "The class" }
             p.muted { "A student's active version is the newest that passed its check: it plays in tournaments, and classmates may choose it when its box is ticked." }
             table #class {
-                tr { th { "student" } th { "versions" } th { "active" } th { "latest, and its check" } th { "open to the class" } th { "disabled" } }
+                tr {
+                    th { "student" } th { "versions" } th { "active" } th { "latest, and its check" }
+                    @for check in &checks { th { (check) " (best run)" } }
+                    th { "ladder rating" } th { "open to the class" } th { "disabled" }
+                }
                 @for student in &students {
                     tr {
                         td.name { a href=(format!("/students/{}", student.name)) { (student.name) } }
@@ -424,6 +441,21 @@ pub(crate) async fn class(State(state): State<AppState>, Reader(user): Reader) -
                         td {
                             @if let Some(id) = student.latest { "#" (id) ": " }
                             (student.latest_verdict.as_deref().unwrap_or(""))
+                        }
+                        @for k in 0..checks.len() {
+                            td {
+                                @match marks_of(&student.name).and_then(|runs| runs[k].as_ref()) {
+                                    Some(run) => {
+                                        a href=(format!("/programs/{}", run.program)) { "#" (run.program) } " "
+                                        @match run.passed { Some(true) => span.ok { "passed" }, Some(false) => span.error { "failed" }, None => span.muted { "running" } }
+                                        @if let Some(share) = run.share { " (" (format!("{:.0}%", 100.0 * share)) ")" }
+                                    }
+                                    None => span.muted { "none" },
+                                }
+                            }
+                        }
+                        td {
+                            @if let Some(r) = rating(student.active) { (format!("{:.0} ± {:.0}", r.rating, 2.0 * r.deviation)) } @else { span.muted { "unrated" } }
                         }
                         td { input type="checkbox" class="open" data-student=(student.name) checked[student.open] aria-label=(format!("open {}'s programs to the class", student.name)); }
                         td { input type="checkbox" class="disable-student" data-student=(student.name) checked[student.disabled] aria-label=(format!("disable {}", student.name)); }
