@@ -516,10 +516,42 @@ fn in_a_browser_a_student_signs_in_uploads_plays_the_engine_by_clicking_and_watc
             audit.contains("started the ladder") && audit.contains("stopped the ladder"),
             "{audit}"
         );
-        // The class table with each student's ladder rating.
+        // A lab check defined on its page, run on both students' versions.
+        watcher.goto(&format!("http://{address}/checks")).await.unwrap();
+        for (field, value) in [("name", "Lab 4 trial"), ("games", "4"), ("pass", "0.5")] {
+            let css = format!("#new-check [name={field}]");
+            let input = watcher.find(Locator::Css(&css)).await.unwrap();
+            input.clear().await.unwrap();
+            input.send_keys(value).await.unwrap();
+        }
+        watcher
+            .find(Locator::Css("#new-check button"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        wait_text(&watcher, "table.check", Duration::from_secs(60), |t| {
+            t.contains("ann") && t.contains("bob")
+        })
+        .await;
+        let start = Instant::now();
+        while !text(&watcher, "table.check").await.contains("4 of 4") {
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "the check's games did not end"
+            );
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            watcher.refresh().await.unwrap();
+        }
+        screenshot(&watcher, "18-checks").await;
+        // The class table with each student's best run and ladder rating.
         watcher.goto(&format!("http://{address}/class")).await.unwrap();
         let class = text(&watcher, "#class").await;
-        assert!(class.contains(" ± "), "{class}");
+        assert!(
+            class.contains(" ± ") && class.contains("Lab 4 trial (best run)"),
+            "{class}"
+        );
         screenshot(&watcher, "17-class-rated").await;
         watcher.close().await.unwrap();
         ann.close().await.unwrap();

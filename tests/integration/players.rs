@@ -793,8 +793,9 @@ fn standings_of(report: &Value, dir: &Path) -> (Vec<Line>, Vec<Vec<i64>>) {
 fn tournament_scoring_course_server_reproduces_the_servers_codes_tie_break_and_pairing() {
     let dir = tempfile::tempdir().unwrap();
     let [crash, crash_b, illegal, hang] = failing_programs(dir.path());
-    // A round robin, each pair once in each colour: the hang's time-outs tie.
-    let output = common::othello(["tournament", "--scoring", "course-server", "--rounds", "1", "--json"])
+    // A round robin under the server's rules, each pair once in each colour: the hang's
+    // time-outs tie.
+    let output = common::othello(["tournament", "--rules", "server", "--rounds", "1", "--json"])
         .args([&crash, &hang, &illegal, "greedy"])
         .output()
         .unwrap();

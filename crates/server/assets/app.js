@@ -49,6 +49,28 @@ function home() {
       }
     });
   }
+  const newCheck = $("new-check");
+  if (newCheck) {
+    newCheck.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      $("new-check-error").textContent = "";
+      const fields = newCheck.elements;
+      // A number names a version; anything else is a strategy or an engine level.
+      const opponent = /^[0-9]+$/.test(fields.opponent.value) ? Number(fields.opponent.value) : fields.opponent.value;
+      try {
+        await send("POST", "/api/checks", {
+          name: fields.name.value,
+          opponent,
+          games: Number(fields.games.value),
+          measure: fields.measure.value,
+          pass: Number(fields.pass.value),
+        });
+        location.reload();
+      } catch (error) {
+        $("new-check-error").textContent = error.message;
+      }
+    });
+  }
   const ladderSwitch = $("ladder-switch");
   if (ladderSwitch) {
     ladderSwitch.addEventListener("submit", async (event) => {

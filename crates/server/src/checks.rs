@@ -307,16 +307,15 @@ pub(crate) async fn list(
     SignedIn(user): SignedIn,
 ) -> Result<Json<Vec<CheckView>>, ApiError> {
     teacher(&user)?;
-    Ok(Json(
-        state
-            .with_db(|connection| {
-                checks(connection)?
-                    .iter()
-                    .map(|check| view_of(connection, check))
-                    .collect::<Result<Vec<_>, ServerError>>()
-            })
-            .await?,
-    ))
+    Ok(Json(state.with_db(views).await?))
+}
+
+/// Every check with its runs.
+pub(crate) fn views(connection: &Connection) -> Result<Vec<CheckView>, ServerError> {
+    checks(connection)?
+        .iter()
+        .map(|check| view_of(connection, check))
+        .collect()
 }
 
 /// A student's best run of each check (none where no version of theirs ran it), in the checks' order.

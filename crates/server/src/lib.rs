@@ -255,6 +255,7 @@ fn router(state: AppState) -> axum::Router {
         .route("/class", get(pages::class))
         .route("/ladder", get(pages::ladder))
         .route("/queue", get(pages::queue))
+        .route("/checks", get(pages::checks))
         .route("/audit", get(pages::audit))
         .route("/students/{name}", get(pages::student))
         .route("/programs/{id}", get(pages::version))

@@ -80,6 +80,7 @@ fn top(user: &User) -> Markup {
                 a href="/ladder" { "Ladder" }
                 @if user.role == Role::Teacher {
                     a href="/class" { "Class" }
+                    a href="/checks" { "Checks" }
                     a href="/queue" { "Queue" }
                     a href="/audit" { "Audit log" }
                 }
@@ -577,6 +578,49 @@ pub(crate) async fn version(
     ))
 }
 
+/// `/checks` (the teacher's): the lab checks, each run on every version, and a form for a new one.
+pub(crate) async fn checks(State(state): State<AppState>, Reader(user): Reader) -> Result<Response, ApiError> {
+    if user.role != Role::Teacher {
+        return Err(ApiError::forbidden("checks and grades are the teacher's"));
+    }
+    let checks = state.with_db(crate::checks::views).await?;
+    Ok(page(
+        "Lab checks",
+        html! {
+            (top(&user))
+            h2 { "Lab checks" }
+            p.muted { "A check runs on every student's active version, and on every new version that passes its check game. " a href="/api/grades.csv" { "Gradebook (CSV)" } }
+            form #new-check {
+                label { "Name " input name="name" required maxlength="80" placeholder="Lab 4: 75% of the discs against random"; }
+                label { "Opponent (random, greedy, engine:2, a version's number) " input name="opponent" required value="random"; }
+                label { "Games " input name="games" type="number" min="1" max="200" value="100" required; }
+                label { "Measure " select name="measure" { option value="discs" { "share of the discs (as Lab 4 counts)" } option value="wins" { "share of the points (a win 1, a tie 1/2)" } } }
+                label { "Share to pass (0 to 1) " input name="pass" type="number" min="0" max="1" step="0.01" value="0.75" required; }
+                button type="submit" { "Define it" }
+                p.error #new-check-error {}
+            }
+            @for check in &checks {
+                h3 { (check.name) }
+                p.muted { (check.games) " games against " (check.opponent) ", " (check.measure) ", " (format!("{:.0}%", 100.0 * check.pass)) " to pass" }
+                @if check.runs.is_empty() { p.muted { "No version to run it on yet." } } @else {
+                    table.check {
+                        tr { th { "student" } th { "version" } th { "games" } th { "share" } th { "passed" } }
+                        @for run in &check.runs {
+                            tr {
+                                td.name { (run.student) }
+                                td { a href=(format!("/programs/{}", run.program)) { "#" (run.program) } }
+                                td { (run.finished) " of " (run.games) }
+                                td { @if let Some(share) = run.share { (format!("{:.1}%", 100.0 * share)) } }
+                                td { @match run.passed { Some(true) => span.ok { "yes" }, Some(false) => span.error { "no" }, None => span.muted { "not yet" } } }
+                            }
+                        }
+                    }
+                }
+            }
+        },
+    ))
+}
+
 /// `/queue` (the teacher's): the whole server's games running and queued, in the order served.
 pub(crate) async fn queue(State(state): State<AppState>, Reader(user): Reader) -> Result<Response, ApiError> {
     if user.role != Role::Teacher {
@@ -695,7 +739,10 @@ pub(crate) async fn tournament(
             tr { th { "game" } th { "round" } th { "black" } th { "white" } th { "status" } th { "result" } }
             @for g in &view.list {
                 tr {
-                    td { a href=(format!("/games/{}", g.id)) { "#" (g.id) } }
+                    td {
+                        a href=(format!("/games/{}", g.id)) { "#" (g.id) }
+                        @if g.status == "finished" { " " a href=(format!("/games/{}/replay", g.id)) { "replay" } }
+                    }
                     td { (g.round) } td.name { (g.black) } td.name { (g.white) } td { (g.status) }
                     td { @if let Some(r) = &g.result { (r.black) "-" (r.white) " " (r.winner) @if let Some(f) = &r.forfeit { " (" (f.side) " forfeited)" } } }
                 }
