@@ -421,3 +421,45 @@ fn a_program_that_fails_mid_game_forfeits_with_its_reason_never_a_tie() {
         "{stderr}"
     );
 }
+
+/// The two caps on games asked for: four unfinished an account, 256 on the whole server (the
+/// queue and the games in memory are bounded whatever a class asks). People's games against the
+/// engine wait for their first move: they hold their place without using a core.
+#[test]
+fn asking_past_four_games_an_account_or_256_on_the_server_is_refused_with_429() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    init(&data);
+    let names: Vec<String> = (0..65).map(|k| format!("s{k:02}")).collect();
+    let students = add_students(&data, &names.iter().map(String::as_str).collect::<Vec<_>>());
+    let server = serve(&data);
+    let address = server.address.clone();
+    let mut sessions: Vec<String> = students
+        .iter()
+        .map(|(name, password)| sign_in(&address, name, password))
+        .collect();
+    let last = sessions.pop().unwrap();
+    for (k, session) in sessions.iter().enumerate() {
+        for game in 0..4 {
+            let reply = new_game(&address, session, json!("me"), json!("engine:1"));
+            assert_eq!(reply.status, 200, "student {k}, game {game}: {reply:?}");
+        }
+        if k == 0 {
+            let refused = new_game(&address, session, json!("me"), json!("engine:1"));
+            assert_eq!(refused.status, 429);
+            assert!(
+                refused.json()["error"].as_str().unwrap().contains("you have 4 games"),
+                "{refused:?}"
+            );
+        }
+    }
+    // 64 students, four each: the server's 256.
+    let refused = new_game(&address, &last, json!("me"), json!("engine:1"));
+    assert_eq!(refused.status, 429, "{refused:?}");
+    assert!(
+        refused.json()["error"].as_str().unwrap().contains("256 games"),
+        "{refused:?}"
+    );
+    // Still serving: the list and a page answer.
+    assert_eq!(get(&address, &last, "/api/games").status, 200);
+}
