@@ -70,6 +70,11 @@ async fn screenshot(client: &Client, name: &str) {
     std::fs::write(folder.join(format!("{name}.png")), png).unwrap();
 }
 
+/// Clicks the element `css` finds.
+async fn click(client: &Client, css: &str) {
+    client.find(Locator::Css(css)).await.unwrap().click().await.unwrap();
+}
+
 async fn text(client: &Client, css: &str) -> String {
     client.find(Locator::Css(css)).await.unwrap().text().await.unwrap()
 }
@@ -133,13 +138,7 @@ async fn sign_in_as(client: &Client, address: &str, name: &str, password: &str) 
         .send_keys(password)
         .await
         .unwrap();
-    client
-        .find(Locator::Css("button[type=submit]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&client, "button[type=submit]").await;
 }
 
 async fn upload(client: &Client, form: &str, file: &Path) -> String {
@@ -157,13 +156,7 @@ async fn upload(client: &Client, form: &str, file: &Path) -> String {
         .send_keys(&file.display().to_string())
         .await
         .unwrap();
-    client
-        .find(Locator::Css("#upload button"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&client, "#upload button").await;
     wait_text(client, "#upload-verdict", Duration::from_secs(60), |t| {
         t.starts_with("Version")
     })
@@ -182,13 +175,7 @@ async fn start_game(client: &Client, address: &str, black: &str, white: &str) ->
             .await
             .unwrap();
     }
-    client
-        .find(Locator::Css("#new-game button"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&client, "#new-game button").await;
     let start = Instant::now();
     loop {
         let url = client.current_url().await.unwrap();
@@ -282,12 +269,7 @@ fn in_a_browser_a_student_signs_in_uploads_plays_the_engine_by_clicking_and_watc
                 screenshot(&ann, "3-game-in-progress").await;
             }
             let before = ann.find_all(Locator::Css("#moves div")).await.unwrap().len();
-            ann.find(Locator::Css("button.cell.legal"))
-                .await
-                .unwrap()
-                .click()
-                .await
-                .unwrap();
+            click(&ann, "button.cell.legal").await;
             clicks += 1;
             // The click is answered: the move list grows.
             let start = Instant::now();
@@ -318,7 +300,7 @@ fn in_a_browser_a_student_signs_in_uploads_plays_the_engine_by_clicking_and_watc
             .await
             .unwrap();
         wait_text(&ann, "#label", Duration::from_secs(10), |t| t == "start").await;
-        ann.find(Locator::Css("#last")).await.unwrap().click().await.unwrap();
+        click(&ann, "#last").await;
         screenshot(&ann, "5-replay").await;
 
         // A scrimmage of ann's program against the engine, watched live by the teacher.
@@ -387,13 +369,7 @@ fn in_a_browser_a_student_signs_in_uploads_plays_the_engine_by_clicking_and_watc
         );
         // The class page: the teacher opens bob's programs to the class with a tick.
         watcher.goto(&format!("http://{address}/class")).await.unwrap();
-        watcher
-            .find(Locator::Css("#class input.open[data-student=bob]"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
+        click(&watcher, "#class input.open[data-student=bob]").await;
         let teacher_cookie = format!(
             "othello_session={}",
             watcher.get_named_cookie("othello_session").await.unwrap().value()
@@ -422,20 +398,8 @@ fn in_a_browser_a_student_signs_in_uploads_plays_the_engine_by_clicking_and_watc
             .unwrap();
         rounds.clear().await.unwrap();
         rounds.send_keys("4").await.unwrap();
-        watcher
-            .find(Locator::Css("#new-tournament option[value=course-server]"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
-        watcher
-            .find(Locator::Css("#new-tournament button"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
+        click(&watcher, "#new-tournament option[value=course-server]").await;
+        click(&watcher, "#new-tournament button").await;
         wait_text(&watcher, "#tournament-status", Duration::from_secs(10), |t| {
             t.contains("games played")
         })
@@ -475,25 +439,13 @@ fn in_a_browser_a_student_signs_in_uploads_plays_the_engine_by_clicking_and_watc
 
         // The ladder, started and stopped with its button.
         watcher.goto(&format!("http://{address}/ladder")).await.unwrap();
-        watcher
-            .find(Locator::Css("#ladder-switch button"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
+        click(&watcher, "#ladder-switch button").await;
         wait_text(&watcher, "#ladder-status", Duration::from_secs(120), |t| {
             t.starts_with("Running") && !t.contains(" 0 pairs played")
         })
         .await;
         screenshot(&watcher, "12-ladder").await;
-        watcher
-            .find(Locator::Css("#ladder-switch button"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
+        click(&watcher, "#ladder-switch button").await;
         wait_text(&watcher, "#ladder-status", Duration::from_secs(10), |t| {
             t.starts_with("Stopped")
         })
@@ -524,13 +476,7 @@ fn in_a_browser_a_student_signs_in_uploads_plays_the_engine_by_clicking_and_watc
             input.clear().await.unwrap();
             input.send_keys(value).await.unwrap();
         }
-        watcher
-            .find(Locator::Css("#new-check button"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
+        click(&watcher, "#new-check button").await;
         wait_text(&watcher, "table.check", Duration::from_secs(60), |t| {
             t.contains("ann") && t.contains("bob")
         })
