@@ -12,15 +12,27 @@ cargo build --quiet --release --manifest-path "$root/Cargo.toml"
 othello="$root/target/release/othello"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# Each program whole in one file, as the server's uploads are (and its load test's): the quickmove
+# player; the argv program that prints its move; the strategy with the module it imports pasted in.
+python3 - "$root/fixtures/players" "$work" <<'PY'
+import pathlib, sys
+fixtures, work = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+quickmove = (fixtures / "quickmove_player.py").read_text()
+strategy = "\n".join(line for line in (fixtures / "strategy_player.py").read_text().split("\n")
+                     if not line.startswith("from quickmove_player"))
+programs = {
+    "quickmove": quickmove,
+    "argv": quickmove + "\nimport sys\nprint(quickMove(sys.argv[1], sys.argv[2]))\n",
+    "strategy": quickmove + "\n" + strategy,
+}
+for k in range(1, 31):
+    form = ["quickmove", "argv", "strategy"][k % 3]
+    (work / f"p{k:02}-{form}.py").write_text(programs[form])
+PY
 players=()
-for k in $(seq 1 30); do
-  case $((k % 3)) in
-    0) form=quickmove ;;
-    1) form=argv ;;
-    2) form=strategy ;;
-  esac
-  cp "$root/fixtures/players/${form}_player.py" "$work/p$k.py"
-  if [ "$form" = argv ]; then players+=("argv:python3 $work/p$k.py"); else players+=("$form:$work/p$k.py"); fi
+for file in "$work"/p*.py; do
+  form=${file##*-}; form=${form%.py}
+  if [ "$form" = argv ]; then players+=("argv:python3 $file"); else players+=("$form:$file"); fi
 done
 grep -m1 'model name' /proc/cpuinfo | sed 's/.*: /CPU: /'
 echo "cores: $(nproc)"
@@ -28,7 +40,8 @@ for round in $(seq 1 "$rounds"); do
 for threads in 2 4; do
   start=$(date +%s.%N)
   "$othello" tournament --rules server --cpu-time --rounds 1 --threads "$threads" --log "$work/log-$threads.jsonl" \
-      --json "${players[@]}" > "$work/standings-$threads.json" 2>/dev/null
+      --json "${players[@]}" > "$work/standings-$threads.json" 2> "$work/stderr-$threads" \
+      || { cat "$work/stderr-$threads" >&2; exit 1; }
   end=$(date +%s.%N)
   python3 - "$work/log-$threads.jsonl" "$threads" "$start" "$end" <<'PY'
 import json, sys

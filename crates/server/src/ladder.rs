@@ -21,6 +21,11 @@ use crate::games::seat::Seat;
 /// Glicko-2's system constant: how fast a volatility may move (Glickman suggests 0.3 to 1.2).
 pub(crate) const TAU: f64 = 0.5;
 
+/// The pairs a version plays on the ladder: by then its deviation is a fraction of a fresh one's
+/// and its rating moves little; the ladder rests until a new version comes. So the stored pairs,
+/// and the work of rating them again after each game, stay bounded by the versions uploaded.
+pub(crate) const MAX_PAIRS: usize = 60;
+
 /// The ladder as the API shows it.
 #[derive(Serialize, schemars::JsonSchema)]
 pub(crate) struct LadderView {
@@ -209,6 +214,9 @@ pub(crate) fn top_up(connection: &Connection, places: usize) -> Result<(), Serve
             )
             .optional()?;
         let pairs = rated.get(&version).map_or(0, |r| r.pairs);
+        if pairs >= MAX_PAIRS {
+            continue;
+        }
         free.push((
             version,
             pairs,
