@@ -3,9 +3,11 @@
 
 pub mod board_text;
 pub mod condensed;
+pub mod gam;
 pub mod ggf;
 pub mod input_txt;
 pub mod lab_board;
 pub mod numbers;
 pub mod obf;
 pub mod transcript;
+pub mod wthor;
