@@ -186,3 +186,62 @@ fn the_ladder_rates_active_versions_and_its_ratings_are_its_stored_games() {
         page.body
     );
 }
+
+/// Versions ask for 60 pairs: the ladder rests, still running, until a new version, which meets
+/// the one that has had its pairs.
+#[test]
+fn the_ladder_rests_once_every_active_version_has_played_its_sixty_pairs() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let teacher_password = init(&data);
+    let students = add_students(&data, &["amy", "ben"]);
+    let server = serve_with(&data, &["--games", "2"]);
+    let address = server.address.clone();
+    for (name, password) in &students {
+        let session = sign_in(&address, name, password);
+        let version = upload(
+            &address,
+            &session,
+            "quickmove",
+            "mine.py",
+            &example_program("quickmove"),
+        )
+        .json();
+        assert_eq!(version["passed"], true, "{version}");
+    }
+    let teacher = sign_in(&address, "teacher", &teacher_password);
+    http::json(
+        &address,
+        "PUT",
+        "/api/ladder",
+        Some(&teacher),
+        &json!({"running": true}),
+    );
+    let start = Instant::now();
+    let ladder = loop {
+        let ladder = get(&address, &teacher, "/api/ladder");
+        if ladder["unfinished"] == 0 && ladder["pairs"].as_array().unwrap().len() >= 60 {
+            break ladder;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(240),
+            "{}",
+            ladder["pairs"].as_array().unwrap().len()
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    assert_eq!(ladder["running"], true);
+    assert_eq!(ladder["pairs"].as_array().unwrap().len(), 60, "{ladder}");
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(get(&address, &teacher, "/api/ladder")["unfinished"], 0, "it rests");
+    // A new version plays again, against the version that has had its pairs.
+    let amy = sign_in(&address, &students[0].0, &students[0].1);
+    let newer = upload(&address, &amy, "quickmove", "v2.py", &example_program("quickmove")).json();
+    wait_for(&address, &teacher, |ladder| {
+        ladder["ratings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r["version"] == newer["id"] && r["pairs"].as_u64().unwrap() >= 1)
+    });
+}

@@ -112,7 +112,7 @@ pub(crate) async fn set_student(
             "nothing to change: expected \"open\" or \"disabled\"",
         ));
     }
-    let shown = name.clone();
+    let (shown, places) = (name.clone(), state.runner.cores.places());
     let found = state
         .with_db(move |connection| -> Result<bool, ServerError> {
             let transaction = connection.unchecked_transaction()?;
@@ -137,6 +137,8 @@ pub(crate) async fn set_student(
             }
             if found {
                 transaction.commit()?;
+                // A student enabled again may have a version for the ladder.
+                crate::ladder::top_up(connection, places)?;
             }
             Ok(found)
         })
@@ -167,7 +169,7 @@ pub(crate) async fn set_program(
     if user.role != crate::db::Role::Teacher {
         return Err(ApiError::forbidden("only the teacher disables a version"));
     }
-    let disabled = body.disabled;
+    let (disabled, places) = (body.disabled, state.runner.cores.places());
     let found = state
         .with_db(move |connection| -> Result<bool, ServerError> {
             let transaction = connection.unchecked_transaction()?;
@@ -181,6 +183,7 @@ pub(crate) async fn set_program(
             };
             crate::db::audit(&transaction, &user.name, action, &format!("version #{id}"))?;
             transaction.commit()?;
+            crate::ladder::top_up(connection, places)?;
             Ok(true)
         })
         .await?;

@@ -21,9 +21,11 @@ use crate::games::seat::Seat;
 /// Glicko-2's system constant: how fast a volatility may move (Glickman suggests 0.3 to 1.2).
 pub(crate) const TAU: f64 = 0.5;
 
-/// The pairs a version plays on the ladder: by then its deviation is a fraction of a fresh one's
-/// and its rating moves little; the ladder rests until a new version comes. So the stored pairs,
-/// and the work of rating them again after each game, stay bounded by the versions uploaded.
+/// The pairs a version asks for on the ladder: by then its deviation is a fraction of a fresh
+/// one's and its rating moves little. Once every active version has had them the ladder rests until
+/// a new version comes (which may still meet the others). Each pair takes one of some version's
+/// 60, so the stored pairs, and the work of rating them again after each game, stay bounded by the
+/// versions uploaded.
 pub(crate) const MAX_PAIRS: usize = 60;
 
 /// The ladder as the API shows it.
@@ -214,9 +216,6 @@ pub(crate) fn top_up(connection: &Connection, places: usize) -> Result<(), Serve
             )
             .optional()?;
         let pairs = rated.get(&version).map_or(0, |r| r.pairs);
-        if pairs >= MAX_PAIRS {
-            continue;
-        }
         free.push((
             version,
             pairs,
@@ -231,8 +230,13 @@ pub(crate) fn top_up(connection: &Connection, places: usize) -> Result<(), Serve
     };
     let mut unfinished = busy.len() / 2;
     while free.len() >= 2 && unfinished < places.div_ceil(2) {
-        unfinished += 1;
         free.sort_by_key(|&(version, pairs, last, _)| (pairs, last, version));
+        // A pair needs one version under its pairs (a new one may meet a version that has had
+        // its fill).
+        if free[0].1 >= MAX_PAIRS {
+            break;
+        }
+        unfinished += 1;
         let (first, _, _, last_opponent) = free.remove(0);
         let others = free.iter().filter(|f| Some(f.0) != last_opponent).count();
         let at = (0..free.len())

@@ -241,7 +241,7 @@ pub(crate) async fn upload(
     }
     let form = form.ok_or_else(|| ApiError::bad_request("no form: expected strategy, quickmove or argv"))?;
     let file = file.ok_or_else(|| ApiError::bad_request("no file"))?;
-    let (db, data) = (state.db.clone(), state.data.clone());
+    let (db, data, places) = (state.db.clone(), state.data.clone(), state.runner.cores.places());
     let version = tokio::task::spawn_blocking(move || -> Result<Version, ServerError> {
         let id = {
             let connection = db.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -254,8 +254,10 @@ pub(crate) async fn upload(
         let connection = db.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         db::set_verdict(&connection, id, &verdict, passed)?;
         if passed {
-            // The teacher's checks run on every version that can play.
+            // The teacher's checks run on every version that can play; a resting ladder has a
+            // newcomer to pair.
             crate::checks::on_new_version(&connection, id)?;
+            crate::ladder::top_up(&connection, places)?;
         }
         db::program(&connection, id)?.ok_or_else(|| ServerError::Db(format!("program {id} is gone")))
     })

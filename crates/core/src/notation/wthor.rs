@@ -273,7 +273,7 @@ pub fn write(header: &Header, records: &[Record]) -> Vec<u8> {
 /// The names of a WTHOR.JOU (`width` 20) or WTHOR.TRN (26) file, by index: each NUL-padded and
 /// read as Latin-1 (the federation's files are).
 pub fn read_names(bytes: &[u8], width: usize) -> Result<Vec<String>, WthorError> {
-    if bytes.len() < HEADER_BYTES || (bytes.len() - HEADER_BYTES) % width != 0 {
+    if bytes.len() < HEADER_BYTES || !(bytes.len() - HEADER_BYTES).is_multiple_of(width) {
         return Err(WthorError::Names {
             byte: bytes.len().min(HEADER_BYTES),
             width,
