@@ -138,7 +138,7 @@ async fn sign_in_as(client: &Client, address: &str, name: &str, password: &str) 
         .send_keys(password)
         .await
         .unwrap();
-    click(&client, "button[type=submit]").await;
+    click(client, "button[type=submit]").await;
 }
 
 async fn upload(client: &Client, form: &str, file: &Path) -> String {
@@ -156,7 +156,7 @@ async fn upload(client: &Client, form: &str, file: &Path) -> String {
         .send_keys(&file.display().to_string())
         .await
         .unwrap();
-    click(&client, "#upload button").await;
+    click(client, "#upload button").await;
     wait_text(client, "#upload-verdict", Duration::from_secs(60), |t| {
         t.starts_with("Version")
     })
@@ -175,7 +175,7 @@ async fn start_game(client: &Client, address: &str, black: &str, white: &str) ->
             .await
             .unwrap();
     }
-    click(&client, "#new-game button").await;
+    click(client, "#new-game button").await;
     let start = Instant::now();
     loop {
         let url = client.current_url().await.unwrap();
