@@ -1,6 +1,7 @@
-//! `othello replay FILE`: checks a game log (one JSON object), a match log (JSON Lines) or condensed
-//! transcripts (one a line, or one given in place of the file) against the rules and prints where each
-//! game ended.
+//! `othello replay FILE`: checks a game log (one JSON object), a match log (JSON Lines), condensed
+//! transcripts (one a line, or one given in place of the file), GGF, plain transcripts, Logistello's
+//! `.gam` lines or a WTHOR database (`.wtb`) against the rules and prints where each game ended; or
+//! writes them in another notation, or as a WTHOR database.
 
 use std::path::PathBuf;
 
@@ -12,17 +13,24 @@ use othello_core::bitboard::Bitboard;
 use othello_core::game::Game;
 use othello_core::log::GameLog;
 use othello_core::notation::condensed;
-use othello_core::notation::{ggf, transcript};
+use othello_core::notation::{gam, ggf, transcript, wthor};
 use othello_core::position::Position;
 
 #[derive(Args, Debug)]
 pub struct ReplayArgs {
     /// A log written by `othello play --log`, `match --log`, `lab4 --log` or `tournament --log`; a
     /// file of condensed transcripts (one game a line, from the start position); or one condensed
-    /// transcript itself, such as 4445_9-157; a GGF file; or a plain transcript such as f5d6c3 (a
-    /// file of them, one game a line, or one itself)
+    /// transcript itself, such as 4445_9-157; a GGF file; a plain transcript such as f5d6c3 (a
+    /// file of them, one game a line, or one itself); Logistello's .gam lines (+f5-d6...: +02); or a
+    /// WTHOR database, FILE.wtb (players' and tournaments' names from WTHOR.JOU and WTHOR.TRN
+    /// beside it)
     file: PathBuf,
-    /// Print each game in this notation instead of checking it: ggf, or transcript (f5d6c3...)
+    /// Write the games as a WTHOR database, FILE (with WTHOR.JOU and WTHOR.TRN beside it, which
+    /// must not be there yet), so that the tools players use open them
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["to", "boards", "html"])]
+    wthor_out: Option<PathBuf>,
+    /// Print each game in this notation instead of checking it: ggf, transcript (f5d6c3...) or gam
+    /// (Logistello's +f5-d6...: +02)
     #[arg(long, value_name = "NOTATION")]
     to: Option<Notation>,
     /// Show every game board by board, as the course's moderator prints them: each move, then the
@@ -40,6 +48,8 @@ pub struct ReplayArgs {
 pub enum Notation {
     Ggf,
     Transcript,
+    /// Logistello's lines: +f5-d6...: +02
+    Gam,
 }
 
 /// A game with its players, whatever the file it came from.
@@ -65,6 +75,26 @@ fn plain_games(text: &str) -> Option<Result<Vec<Named>>> {
         }));
     }
     let lines: Vec<&str> = trimmed.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    if !lines.is_empty()
+        && lines
+            .iter()
+            .all(|line| line.starts_with(['+', '-']) && line.contains(':'))
+    {
+        return Some(
+            lines
+                .iter()
+                .enumerate()
+                .map(|(k, line)| {
+                    let read = gam::parse(line).with_context(|| format!("line {}", k + 1))?;
+                    Ok(Named {
+                        black: "black".to_string(),
+                        white: "white".to_string(),
+                        game: read.game,
+                    })
+                })
+                .collect(),
+        );
+    }
     if lines.is_empty() || !lines.iter().all(|line| transcript::has_shape(line)) {
         return None;
     }
@@ -89,6 +119,7 @@ fn written(named: &Named, notation: Notation) -> String {
     match notation {
         Notation::Ggf => ggf::format(&named.game, &named.black, &named.white) + "\n",
         Notation::Transcript => transcript::format(&named.game) + "\n",
+        Notation::Gam => gam::format(&named.game) + "\n",
     }
 }
 
@@ -155,6 +186,27 @@ pub fn run(args: ReplayArgs) -> Result<()> {
         return write_page(&args, html);
     }
     let path = &args.file;
+    if let Some(out) = &args.wthor_out {
+        return write_wthor(path, out);
+    }
+    if is_wthor(path) {
+        let named = wthor_games(path)?;
+        return write_stdout(&if let Some(notation) = args.to {
+            named.iter().map(|n| written(n, notation)).collect::<String>()
+        } else if args.boards {
+            named
+                .iter()
+                .enumerate()
+                .map(|(k, n)| format!("game {}:\n{}\n{}", k + 1, board_by_board(&n.game), plain_summary(n)))
+                .collect()
+        } else {
+            named
+                .iter()
+                .enumerate()
+                .map(|(k, n)| format!("game {}: {}", k + 1, plain_summary(n)))
+                .collect()
+        });
+    }
     let word = path.to_string_lossy();
     if !path.exists() && condensed::has_shape(&word) && args.to.is_none() {
         let (game, summary) = replay_condensed(&word)?;
@@ -236,6 +288,147 @@ pub fn run(args: ReplayArgs) -> Result<()> {
     write_stdout(&out)
 }
 
+/// The most games of a WTHOR file read at once (a year of the federation's database has about
+/// 6,000): every one is held until the output is written.
+const MAX_WTHOR_GAMES: usize = 50_000;
+
+/// Whether `path` names a WTHOR database (`.wtb`, any case).
+fn is_wthor(path: &std::path::Path) -> bool {
+    path.extension().is_some_and(|ext| ext.eq_ignore_ascii_case("wtb"))
+}
+
+/// The name file `name` (WTHOR.JOU, WTHOR.TRN) beside `path`, whatever its case, if it is there.
+fn beside(path: &std::path::Path, name: &str) -> Option<PathBuf> {
+    let folder = path
+        .parent()
+        .filter(|f| !f.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
+    std::fs::read_dir(folder)
+        .ok()?
+        .filter_map(|entry| entry.ok())
+        .map(|entry| entry.path())
+        .find(|candidate| candidate.file_name().is_some_and(|n| n.eq_ignore_ascii_case(name)))
+}
+
+/// Every game of a WTHOR database, its players named from WTHOR.JOU where it lies beside it.
+fn wthor_games(path: &std::path::Path) -> Result<Vec<Named>> {
+    let bad = || format!("bad WTHOR file {}", path.display());
+    let players = match beside(path, "WTHOR.JOU") {
+        Some(jou) => {
+            let bytes = std::fs::read(&jou).with_context(|| format!("cannot read {}", jou.display()))?;
+            wthor::read_names(&bytes, wthor::PLAYER_NAME_BYTES)
+                .with_context(|| format!("bad WTHOR names {}", jou.display()))?
+        }
+        None => Vec::new(),
+    };
+    let file = std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let games = wthor::Games::new(std::io::BufReader::new(file)).with_context(bad)?;
+    let name = |index: u16| {
+        players
+            .get(usize::from(index))
+            .filter(|name| !name.is_empty())
+            .map_or_else(
+                || format!("player {index}"),
+                |name| othello_plumbing::printable::escape(name).into_owned(),
+            )
+    };
+    let mut named = Vec::new();
+    for record in games {
+        let record = record.with_context(bad)?;
+        if named.len() == MAX_WTHOR_GAMES {
+            anyhow::bail!(
+                "{}: more than {MAX_WTHOR_GAMES} games; read it a year at a time",
+                path.display()
+            );
+        }
+        named.push(Named {
+            black: name(record.black),
+            white: name(record.white),
+            game: record.game,
+        });
+    }
+    Ok(named)
+}
+
+/// `--wthor-out`: the games of `path`, whatever its form, written as a WTHOR database with its
+/// players' names beside it (one tournament, `othello`); nothing written if any of it cannot be.
+fn write_wthor(path: &std::path::Path, out: &std::path::Path) -> Result<()> {
+    let folder = out
+        .parent()
+        .filter(|f| !f.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
+    let (jou, trn) = (folder.join("WTHOR.JOU"), folder.join("WTHOR.TRN"));
+    for names in [&jou, &trn] {
+        if let Some(there) = beside(out, &names.file_name().unwrap_or_default().to_string_lossy()) {
+            anyhow::bail!(
+                "bad argument --wthor-out {}: {} is already there (a database's names are one file for all its years): write into a folder without one",
+                out.display(),
+                there.display()
+            );
+        }
+    }
+    let named = if is_wthor(path) {
+        wthor_games(path)?
+    } else {
+        let text = othello_plumbing::files::read_text(path)?;
+        match plain_games(&text) {
+            Some(games) => games.with_context(|| format!("bad game {}", path.display()))?,
+            None => logged(&text, path)?,
+        }
+    };
+    let mut players: Vec<String> = Vec::new();
+    let mut index = |name: &str| -> Result<u16> {
+        let at = match players.iter().position(|known| known == name) {
+            Some(at) => at,
+            None => {
+                players.push(name.to_string());
+                players.len() - 1
+            }
+        };
+        u16::try_from(at).map_err(|_| anyhow!("more than 65,536 players: WTHOR numbers them in 16 bits"))
+    };
+    let mut records = Vec::with_capacity(named.len());
+    for n in &named {
+        if n.game.start() != Position::START {
+            anyhow::bail!(
+                "{}: a game that does not start from the start position cannot be written as WTHOR",
+                path.display()
+            );
+        }
+        let (black, white) = (index(&n.black)?, index(&n.white)?);
+        records.push(wthor::Record::of(&n.game, 0, black, white));
+    }
+    let today = today();
+    let header = wthor::Header {
+        created: today,
+        year: today.0,
+        depth: 0,
+    };
+    othello_plumbing::files::write_whole(out, &wthor::write(&header, &records))
+        .with_context(|| format!("cannot write {}", out.display()))?;
+    othello_plumbing::files::write_whole(&jou, &wthor::write_names(&players, wthor::PLAYER_NAME_BYTES, today))
+        .with_context(|| format!("cannot write {}", jou.display()))?;
+    let tournaments = ["othello".to_string()];
+    othello_plumbing::files::write_whole(
+        &trn,
+        &wthor::write_names(&tournaments, wthor::TOURNAMENT_NAME_BYTES, today),
+    )
+    .with_context(|| format!("cannot write {}", trn.display()))?;
+    write_stdout(&format!(
+        "{} written to {} (players in {}; each game's theoretical score is its own final score, depth 0)\n",
+        display::counted(records.len() as u64, "game", "games"),
+        out.display(),
+        jou.display()
+    ))
+}
+
+/// Today's date (UTC): year, month, day.
+fn today() -> (u16, u8, u8) {
+    let stamp = othello_core::log::rfc3339(std::time::SystemTime::now());
+    let part = |range: std::ops::Range<usize>| stamp.get(range).and_then(|text| text.parse::<u16>().ok()).unwrap_or(1);
+    (part(0..4), part(5..7) as u8, part(8..10) as u8)
+}
+
 /// Every game of a log's text, with its players.
 fn logged(text: &str, path: &std::path::Path) -> Result<Vec<Named>> {
     Ok(read_games(text)
@@ -258,7 +451,9 @@ fn write_page(args: &ReplayArgs, html: &std::path::Path) -> Result<()> {
         .inputs("the games", input)
         .output("--html", Some(html))
         .check()?;
-    let named: Vec<Named> = if input.is_none() && condensed::has_shape(&word) {
+    let named: Vec<Named> = if is_wthor(path) {
+        wthor_games(path)?
+    } else if input.is_none() && condensed::has_shape(&word) {
         let (game, _) = replay_condensed(&word)?;
         vec![Named {
             black: "x".to_string(),

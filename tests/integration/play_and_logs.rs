@@ -508,3 +508,92 @@ fn replay_writes_one_self_contained_page_of_every_game() {
         }
     }
 }
+
+/// A match's log written as a WTHOR database (with its names file) and read back: the same games,
+/// the same players; the same through Logistello's `.gam` lines.
+#[test]
+fn a_log_written_as_wthor_and_as_gam_lines_reads_back_as_the_same_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let (log, _) = common::logged_games(dir.path(), "greedy", "weighted");
+    let text = |args: &[&str]| {
+        let output = common::othello(args).output().unwrap();
+        assert!(
+            output.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let log = log.to_str().unwrap();
+    let database = dir.path().join("db").join("GAMES.wtb");
+    let said = text(&["replay", log, "--wthor-out", database.to_str().unwrap()]);
+    assert!(said.starts_with("2 games written to "), "{said}");
+    for beside in ["WTHOR.JOU", "WTHOR.TRN"] {
+        assert!(dir.path().join("db").join(beside).is_file(), "{beside}");
+    }
+    let database = database.to_str().unwrap();
+    assert_eq!(
+        text(&["replay", database, "--to", "transcript"]),
+        text(&["replay", log, "--to", "transcript"])
+    );
+    let summary = text(&["replay", database]);
+    assert!(
+        summary.starts_with("game 1: greedy (black) vs weighted (white): "),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("game 2: weighted (black) vs greedy (white): "),
+        "{summary}"
+    );
+    // Logistello's lines, written and read back.
+    let gam = dir.path().join("games.gam");
+    std::fs::write(&gam, text(&["replay", log, "--to", "gam"])).unwrap();
+    assert_eq!(
+        text(&["replay", gam.to_str().unwrap(), "--to", "transcript"]),
+        text(&["replay", log, "--to", "transcript"])
+    );
+    // A second database into the same folder would overwrite its names: refused, nothing written.
+    let second = dir.path().join("db").join("MORE.wtb");
+    common::othello(["replay", log, "--wthor-out", second.to_str().unwrap()])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("WTHOR.JOU is already there"));
+    assert!(!second.exists());
+}
+
+/// A damaged database: one line naming the file, the game and the byte; exit 2.
+#[test]
+fn a_bad_wthor_file_names_its_game_and_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let (log, _) = common::logged_games(dir.path(), "greedy", "weighted");
+    let database = dir.path().join("GAMES.wtb");
+    common::othello([
+        "replay",
+        log.to_str().unwrap(),
+        "--wthor-out",
+        database.to_str().unwrap(),
+    ])
+    .assert()
+    .success();
+    let mut bytes = std::fs::read(&database).unwrap();
+    // The second game's fifth move (header 16, a game 68, its moves from byte 8) made a1.
+    let at = 16 + 68 + 8 + 4;
+    bytes[at] = 11;
+    std::fs::write(&database, &bytes).unwrap();
+    let output = common::othello(["replay", database.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("GAMES.wtb") && stderr.contains(&format!("game 2 (byte {at}): move 5 a1 is not legal")),
+        "{stderr}"
+    );
+    std::fs::write(&database, &bytes[..100]).unwrap();
+    let output = common::othello(["replay", database.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("game 2 (byte 84): the file ends inside it"));
+}
