@@ -20,11 +20,15 @@ files = sorted(folder.glob("*.wtb"))
 rng = random.Random(seed)
 disagreements = 0
 checked = 0
+seen = set()
 while checked < count:
     path = rng.choice(files)
     data = path.read_bytes()
     games, depth = struct.unpack_from("<I", data, 4)[0], data[14]
     index = rng.randrange(games)
+    if (path.name, index) in seen:
+        continue  # twenty different games
+    seen.add((path.name, index))
     record = data[16 + 68 * index: 16 + 68 * (index + 1)]
     theoretical = record[7]
     moves = [m for m in record[8:] if m]
