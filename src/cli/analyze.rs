@@ -14,7 +14,7 @@ use super::output::Output;
 use super::write_stdout;
 use othello_core::color::Color;
 use othello_core::game::Game;
-use othello_core::notation::{condensed, ggf, transcript};
+use othello_core::notation::{condensed, transcript};
 use othello_core::position::Position;
 use othello_core::value::Value;
 use othello_engine::search::analysis::{
@@ -169,14 +169,23 @@ fn target(args: &AnalyzeArgs) -> Result<Target> {
         bail!("--moves starts a position from a board; a game has its own moves");
     }
     let path = Path::new(what);
-    let text = if path.exists() {
-        othello_plumbing::files::read_text(path)?
-    } else if transcript::has_shape(what) || condensed::has_shape(what) {
-        what.to_string()
+    let games = if super::replay::is_wthor(path) {
+        super::replay::wthor_games(path)?
+            .into_iter()
+            .map(|n| (n.game, n.black, n.white))
+            .collect()
     } else {
-        bail!("bad argument {what:?}: not a board of 64 characters, a transcript such as f5d6c3 or 1934_41, or a file");
+        let text = if path.exists() {
+            othello_plumbing::files::read_text(path)?
+        } else if transcript::has_shape(what) || condensed::has_shape(what) {
+            what.to_string()
+        } else {
+            bail!(
+                "bad argument {what:?}: not a board of 64 characters, a transcript such as f5d6c3 or 1934_41, or a file"
+            );
+        };
+        read_games(&text).with_context(|| format!("bad game {}", one_line_name(what)))?
     };
-    let games = read_games(&text).with_context(|| format!("bad game {}", one_line_name(what)))?;
     let count = games.len();
     let index = args.game as usize - 1;
     let Some((game, black, white)) = games.into_iter().nth(index) else {
@@ -193,14 +202,14 @@ fn one_line_name(what: &str) -> String {
     format!("{name:?}")
 }
 
-/// Games with their players, from a GGF file, a log of ours (one JSON object or JSON Lines), or a
-/// transcript (one game, from the start).
+/// Games with their players, from a GGF file, Logistello's .gam lines, plain transcripts (a game
+/// a line), a log of ours (one JSON object or JSON Lines), or condensed transcripts.
 fn read_games(text: &str) -> Result<Vec<(Game, String, String)>> {
     let trimmed = text.trim_start_matches('\u{feff}').trim();
-    if trimmed.starts_with("(;") {
-        return Ok(ggf::parse(trimmed)?
+    if let Some(games) = super::replay::plain_games(trimmed) {
+        return Ok(games?
             .into_iter()
-            .map(|g| (g.game, name_or(g.black, "black"), name_or(g.white, "white")))
+            .map(|n| (n.game, name_or(n.black, "black"), name_or(n.white, "white")))
             .collect());
     }
     if trimmed.starts_with('{') {

@@ -53,14 +53,14 @@ pub enum Notation {
 }
 
 /// A game with its players, whatever the file it came from.
-struct Named {
-    black: String,
-    white: String,
-    game: Game,
+pub(super) struct Named {
+    pub(super) black: String,
+    pub(super) white: String,
+    pub(super) game: Game,
 }
 
 /// Every game of a GGF file or of plain transcripts (one a line), or `None` if `text` is neither.
-fn plain_games(text: &str) -> Option<Result<Vec<Named>>> {
+pub(super) fn plain_games(text: &str) -> Option<Result<Vec<Named>>> {
     let trimmed = text.trim_start_matches('\u{feff}').trim();
     if trimmed.starts_with("(;") {
         return Some(ggf::parse(trimmed).map_err(Into::into).map(|games| {
@@ -293,7 +293,7 @@ pub fn run(args: ReplayArgs) -> Result<()> {
 const MAX_WTHOR_GAMES: usize = 50_000;
 
 /// Whether `path` names a WTHOR database (`.wtb`, any case).
-fn is_wthor(path: &std::path::Path) -> bool {
+pub(super) fn is_wthor(path: &std::path::Path) -> bool {
     path.extension().is_some_and(|ext| ext.eq_ignore_ascii_case("wtb"))
 }
 
@@ -311,7 +311,7 @@ fn beside(path: &std::path::Path, name: &str) -> Option<PathBuf> {
 }
 
 /// Every game of a WTHOR database, its players named from WTHOR.JOU where it lies beside it.
-fn wthor_games(path: &std::path::Path) -> Result<Vec<Named>> {
+pub(super) fn wthor_games(path: &std::path::Path) -> Result<Vec<Named>> {
     let bad = || format!("bad WTHOR file {}", path.display());
     let players = match beside(path, "WTHOR.JOU") {
         Some(jou) => {

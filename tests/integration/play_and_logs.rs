@@ -545,13 +545,39 @@ fn a_log_written_as_wthor_and_as_gam_lines_reads_back_as_the_same_games() {
         summary.contains("game 2: weighted (black) vs greedy (white): "),
         "{summary}"
     );
-    // Logistello's lines, written and read back.
+    // analyze reads the database too.
+    let analysed = text(&[
+        "analyze",
+        database,
+        "--game",
+        "2",
+        "--depth",
+        "2",
+        "--exact-empties",
+        "8",
+    ]);
+    assert!(
+        analysed.starts_with("weighted (black) vs greedy (white), "),
+        "{analysed}"
+    );
+    // Logistello's lines, written and read back, by replay and analyze.
     let gam = dir.path().join("games.gam");
     std::fs::write(&gam, text(&["replay", log, "--to", "gam"])).unwrap();
     assert_eq!(
         text(&["replay", gam.to_str().unwrap(), "--to", "transcript"]),
         text(&["replay", log, "--to", "transcript"])
     );
+    let analysed = text(&[
+        "analyze",
+        gam.to_str().unwrap(),
+        "--game",
+        "1",
+        "--depth",
+        "2",
+        "--exact-empties",
+        "8",
+    ]);
+    assert!(analysed.starts_with("black (black) vs white (white), "), "{analysed}");
     // A second database into the same folder would overwrite its names: refused, nothing written.
     let second = dir.path().join("db").join("MORE.wtb");
     common::othello(["replay", log, "--wthor-out", second.to_str().unwrap()])
