@@ -698,6 +698,25 @@ fn the_teacher_sees_a_version_disables_versions_and_students_and_every_change_is
         order(&line("teacher", "disabled the student", "cat")) < order(&line("teacher", "enabled the student", "cat"))
     );
     assert_eq!(http::get(&address, "/api/audit", Some(&cookie(&amy))).status, 403);
+    // A name made of markup shows as text on the pages that list it.
+    let hostile = "<script>alert(1)</script>\"'";
+    let check = http::json(
+        &address,
+        "POST",
+        "/api/checks",
+        Some(&teacher),
+        &json!({"name": hostile, "opponent": "random", "games": 1, "measure": "wins", "pass": 0.5}),
+    );
+    assert_eq!(check.status, 200, "{check:?}");
+    for path in ["/checks", "/audit", "/class"] {
+        let body = page(&teacher, path).body;
+        assert!(!body.contains("<script>alert"), "{path}: {body}");
+    }
+    assert!(
+        page(&teacher, "/checks")
+            .body
+            .contains("&lt;script&gt;alert(1)&lt;/script&gt;")
+    );
     for path in ["/audit", "/students/amy", "/class", "/queue", "/ladder"] {
         assert_eq!(page(&teacher, path).status, 200, "{path}");
     }
