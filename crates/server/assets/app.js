@@ -17,73 +17,51 @@ async function send(method, url, body) {
   return data;
 }
 
+// A form sent by `work` (its answer's follow-up: a new page, a reload); a refusal shown in `errorId`.
+function onSubmit(formId, errorId, work) {
+  const form = $(formId);
+  if (!form) return;
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    $(errorId).textContent = "";
+    try {
+      await work(form.elements, form);
+    } catch (error) {
+      $(errorId).textContent = error.message;
+    }
+  });
+}
+
 function home() {
-  const newGame = $("new-game");
-  if (newGame) {
-    newGame.addEventListener("submit", async (event) => {
-      event.preventDefault();
-      $("new-game-error").textContent = "";
-      try {
-        const game = await send("POST", "/api/games", { black: newGame.black.value, white: newGame.white.value });
-        location.href = "/games/" + game.id;
-      } catch (error) {
-        $("new-game-error").textContent = error.message;
-      }
+  onSubmit("new-game", "new-game-error", async (fields) => {
+    const game = await send("POST", "/api/games", { black: fields.black.value, white: fields.white.value });
+    location.href = "/games/" + game.id;
+  });
+  onSubmit("new-tournament", "new-tournament-error", async (fields) => {
+    const tournament = await send("POST", "/api/tournaments", {
+      name: fields.name.value,
+      format: fields.format.value,
+      rounds: Number(fields.rounds.value),
+      scoring: fields.scoring.value,
     });
-  }
-  const newTournament = $("new-tournament");
-  if (newTournament) {
-    newTournament.addEventListener("submit", async (event) => {
-      event.preventDefault();
-      $("new-tournament-error").textContent = "";
-      try {
-        const tournament = await send("POST", "/api/tournaments", {
-          name: newTournament.elements.name.value,
-          format: newTournament.elements.format.value,
-          rounds: Number(newTournament.elements.rounds.value),
-          scoring: newTournament.elements.scoring.value,
-        });
-        location.href = "/tournaments/" + tournament.id;
-      } catch (error) {
-        $("new-tournament-error").textContent = error.message;
-      }
+    location.href = "/tournaments/" + tournament.id;
+  });
+  onSubmit("new-check", "new-check-error", async (fields) => {
+    // A number names a version; anything else is a strategy or an engine level.
+    const opponent = /^[0-9]+$/.test(fields.opponent.value) ? Number(fields.opponent.value) : fields.opponent.value;
+    await send("POST", "/api/checks", {
+      name: fields.name.value,
+      opponent,
+      games: Number(fields.games.value),
+      measure: fields.measure.value,
+      pass: Number(fields.pass.value),
     });
-  }
-  const newCheck = $("new-check");
-  if (newCheck) {
-    newCheck.addEventListener("submit", async (event) => {
-      event.preventDefault();
-      $("new-check-error").textContent = "";
-      const fields = newCheck.elements;
-      // A number names a version; anything else is a strategy or an engine level.
-      const opponent = /^[0-9]+$/.test(fields.opponent.value) ? Number(fields.opponent.value) : fields.opponent.value;
-      try {
-        await send("POST", "/api/checks", {
-          name: fields.name.value,
-          opponent,
-          games: Number(fields.games.value),
-          measure: fields.measure.value,
-          pass: Number(fields.pass.value),
-        });
-        location.reload();
-      } catch (error) {
-        $("new-check-error").textContent = error.message;
-      }
-    });
-  }
-  const ladderSwitch = $("ladder-switch");
-  if (ladderSwitch) {
-    ladderSwitch.addEventListener("submit", async (event) => {
-      event.preventDefault();
-      $("ladder-error").textContent = "";
-      try {
-        await send("PUT", "/api/ladder", { running: ladderSwitch.dataset.running !== "true" });
-        location.reload();
-      } catch (error) {
-        $("ladder-error").textContent = error.message;
-      }
-    });
-  }
+    location.reload();
+  });
+  onSubmit("ladder-switch", "ladder-error", async (_, form) => {
+    await send("PUT", "/api/ladder", { running: form.dataset.running !== "true" });
+    location.reload();
+  });
   const toggles = [
     ["input.open", (box) => ["/api/students/" + encodeURIComponent(box.dataset.student), { open: box.checked }]],
     ["input.disable-student", (box) => ["/api/students/" + encodeURIComponent(box.dataset.student), { disabled: box.checked }]],
