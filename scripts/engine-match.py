@@ -340,7 +340,8 @@ def game(args, index, opening):
     board, side, passes, plies = list(START), "x", 0, 0
     played = []
     left = {side: float(clock or 0) for side, clock in clocks.items()}
-    cost = {"x": [0, 0.0, 0.0], "o": [0, 0.0, 0.0]}  # moves, CPU seconds, wall seconds
+    # moves, CPU seconds, wall seconds, and the longest move's CPU and wall seconds
+    cost = {"x": [0, 0.0, 0.0, 0.0, 0.0], "o": [0, 0.0, 0.0, 0.0, 0.0]}
     lost_on_time = None
     while passes < 2:
         legal = legal_moves(board, side)
@@ -359,8 +360,11 @@ def game(args, index, opening):
                 square = player.choose(side, left[side])
                 seconds = time.monotonic() - began
                 cost[side][0] += 1
-                cost[side][1] += cpu_seconds(player.proc.pid) - cpu
+                cpu = cpu_seconds(player.proc.pid) - cpu
+                cost[side][1] += cpu
                 cost[side][2] += seconds
+                cost[side][3] = max(cost[side][3], cpu)
+                cost[side][4] = max(cost[side][4], seconds)
                 chosen = True
                 if clocks[side]:
                     left[side] -= seconds
@@ -423,7 +427,7 @@ def main():
           "colours", flush=True)
     points = a_discs = b_discs = 0
     timeouts = {"A": 0, "B": 0}
-    totals = {"a": [0, 0.0, 0.0], "b": [0, 0.0, 0.0]}
+    totals = {"a": [0, 0.0, 0.0, 0.0, 0.0], "b": [0, 0.0, 0.0, 0.0, 0.0]}
     for index in range(args.games):
         if openings is None:
             opening = random_opening(args.seed, index // 2, args.openings)
@@ -435,7 +439,8 @@ def main():
         if lost_on_time:
             timeouts[lost_on_time] += 1
         for key, cost in (("a", a_cost), ("b", b_cost)):
-            totals[key] = [t + c for t, c in zip(totals[key], cost)]
+            totals[key] = [t + c for t, c in zip(totals[key][:3], cost[:3])] + [
+                max(t, c) for t, c in zip(totals[key][3:], cost[3:])]
         colour = "black" if index % 2 == 0 else "white"
         if record:
             record.write(f"{index + 1} A={colour} {a}-{b} {moves}\n")
@@ -450,9 +455,9 @@ def main():
           f"{100 * a_discs / max(1, a_discs + b_discs):.1f}% of the discs; {timeouts['A']} lost on time"
           + (f", B {timeouts['B']}" if args.clock_b else ""))
     for key in ("a", "b"):
-        moves, cpu, wall = totals[key]
+        moves, cpu, wall, longest_cpu, longest_wall = totals[key]
         print(f"{key.upper()}: {moves} moves, {cpu / max(1, moves):.3f} s of CPU and {wall / max(1, moves):.3f} s "
-              f"of wall time a move")
+              f"of wall time a move; the longest {longest_cpu:.2f} s of CPU, {longest_wall:.3f} s of wall time")
     return 1 if any(timeouts.values()) else 0
 
 

@@ -169,8 +169,8 @@ fn target(args: &AnalyzeArgs) -> Result<Target> {
         bail!("--moves starts a position from a board; a game has its own moves");
     }
     let path = Path::new(what);
-    let games = if super::replay::is_wthor(path) {
-        super::replay::wthor_games(path)?
+    let games = if super::replay::is_collection(path) {
+        super::replay::collection_games(path)?
             .into_iter()
             .map(|n| (n.game, n.black, n.white))
             .collect()

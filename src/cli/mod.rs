@@ -3,6 +3,7 @@
 mod analyze;
 mod args;
 mod book;
+mod collections;
 pub(crate) mod display;
 mod grade;
 mod graders;

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use anyhow::{Context, Result, anyhow};
 use clap::Args;
 
+use super::collections::Kind;
 use super::{display, write_stdout};
 use othello_core::bitboard::Bitboard;
 use othello_core::game::Game;
@@ -189,22 +190,22 @@ pub fn run(args: ReplayArgs) -> Result<()> {
     if let Some(out) = &args.wthor_out {
         return write_wthor(path, out);
     }
-    if is_wthor(path) {
-        let named = wthor_games(path)?;
-        return write_stdout(&if let Some(notation) = args.to {
-            named.iter().map(|n| written(n, notation)).collect::<String>()
-        } else if args.boards {
-            named
-                .iter()
-                .enumerate()
-                .map(|(k, n)| format!("game {}:\n{}\n{}", k + 1, board_by_board(&n.game), plain_summary(n)))
-                .collect()
-        } else {
-            named
-                .iter()
-                .enumerate()
-                .map(|(k, n)| format!("game {}: {}", k + 1, plain_summary(n)))
-                .collect()
+    if is_collection(path) {
+        // A game at a time: Logistello's 121,123 games need no more memory than one.
+        let mut number = 0;
+        return each_named(path, |named| {
+            number += 1;
+            write_stdout(&if let Some(notation) = args.to {
+                written(&named, notation)
+            } else if args.boards {
+                format!(
+                    "game {number}:\n{}\n{}",
+                    board_by_board(&named.game),
+                    plain_summary(&named)
+                )
+            } else {
+                format!("game {number}: {}", plain_summary(&named))
+            })
         });
     }
     let word = path.to_string_lossy();
@@ -288,13 +289,15 @@ pub fn run(args: ReplayArgs) -> Result<()> {
     write_stdout(&out)
 }
 
-/// The most games of a WTHOR file read at once (a year of the federation's database has about
-/// 6,000): every one is held until the output is written.
-const MAX_WTHOR_GAMES: usize = 50_000;
+/// The most games of a collection held at once (a year of the federation's database has about
+/// 6,000), where every one is held until the output is written (`analyze`, `--wthor-out`);
+/// `replay` itself writes a game at a time.
+const MAX_COLLECTION_GAMES: usize = 50_000;
 
-/// Whether `path` names a WTHOR database (`.wtb`, any case).
-pub(super) fn is_wthor(path: &std::path::Path) -> bool {
-    path.extension().is_some_and(|ext| ext.eq_ignore_ascii_case("wtb"))
+/// Whether `path` names a game collection (a WTHOR database or Logistello's `.gam` lines, either
+/// gzipped), read a game at a time.
+pub(super) fn is_collection(path: &std::path::Path) -> bool {
+    super::collections::kind(path).is_some()
 }
 
 /// The name file `name` (WTHOR.JOU, WTHOR.TRN) beside `path`, whatever its case, if it is there.
@@ -310,10 +313,10 @@ fn beside(path: &std::path::Path, name: &str) -> Option<PathBuf> {
         .find(|candidate| candidate.file_name().is_some_and(|n| n.eq_ignore_ascii_case(name)))
 }
 
-/// Every game of a WTHOR database, its players named from WTHOR.JOU where it lies beside it.
-pub(super) fn wthor_games(path: &std::path::Path) -> Result<Vec<Named>> {
-    let bad = || format!("bad WTHOR file {}", path.display());
-    let players = match beside(path, "WTHOR.JOU") {
+/// Calls `each` with every game of a collection in order, a WTHOR database's players named from
+/// WTHOR.JOU where it lies beside it.
+fn each_named(path: &std::path::Path, mut each: impl FnMut(Named) -> Result<()>) -> Result<()> {
+    let players = match beside(path, "WTHOR.JOU").filter(|_| super::collections::kind(path) == Some(Kind::Wthor)) {
         Some(jou) => {
             let bytes = std::fs::read(&jou).with_context(|| format!("cannot read {}", jou.display()))?;
             wthor::read_names(&bytes, wthor::PLAYER_NAME_BYTES)
@@ -321,8 +324,6 @@ pub(super) fn wthor_games(path: &std::path::Path) -> Result<Vec<Named>> {
         }
         None => Vec::new(),
     };
-    let file = std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let games = wthor::Games::new(std::io::BufReader::new(file)).with_context(bad)?;
     let name = |index: u16| {
         players
             .get(usize::from(index))
@@ -332,21 +333,33 @@ pub(super) fn wthor_games(path: &std::path::Path) -> Result<Vec<Named>> {
                 |name| othello_plumbing::printable::escape(name).into_owned(),
             )
     };
+    super::collections::for_each(path, |collected| {
+        let (black, white) = match collected.players {
+            Some((black, white)) => (name(black), name(white)),
+            None => ("black".to_string(), "white".to_string()),
+        };
+        each(Named {
+            black,
+            white,
+            game: collected.game,
+        })
+    })
+}
+
+/// Every game of a collection (at most [`MAX_COLLECTION_GAMES`]), for the commands that hold them
+/// all.
+pub(super) fn collection_games(path: &std::path::Path) -> Result<Vec<Named>> {
     let mut named = Vec::new();
-    for record in games {
-        let record = record.with_context(bad)?;
-        if named.len() == MAX_WTHOR_GAMES {
+    each_named(path, |game| {
+        if named.len() == MAX_COLLECTION_GAMES {
             anyhow::bail!(
-                "{}: more than {MAX_WTHOR_GAMES} games; read it a year at a time",
+                "{}: more than {MAX_COLLECTION_GAMES} games; read it in parts (a WTHOR database a year at a time)",
                 path.display()
             );
         }
-        named.push(Named {
-            black: name(record.black),
-            white: name(record.white),
-            game: record.game,
-        });
-    }
+        named.push(game);
+        Ok(())
+    })?;
     Ok(named)
 }
 
@@ -367,8 +380,8 @@ fn write_wthor(path: &std::path::Path, out: &std::path::Path) -> Result<()> {
             );
         }
     }
-    let named = if is_wthor(path) {
-        wthor_games(path)?
+    let named = if is_collection(path) {
+        collection_games(path)?
     } else {
         let text = othello_plumbing::files::read_text(path)?;
         match plain_games(&text) {
@@ -451,8 +464,8 @@ fn write_page(args: &ReplayArgs, html: &std::path::Path) -> Result<()> {
         .inputs("the games", input)
         .output("--html", Some(html))
         .check()?;
-    let named: Vec<Named> = if is_wthor(path) {
-        wthor_games(path)?
+    let named: Vec<Named> = if is_collection(path) {
+        collection_games(path)?
     } else if input.is_none() && condensed::has_shape(&word) {
         let (game, _) = replay_condensed(&word)?;
         vec![Named {

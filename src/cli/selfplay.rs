@@ -43,7 +43,9 @@ pub struct SelfPlayArgs {
     /// player still makes the moves, and the games are the same); reproducible ones only
     #[arg(long, value_name = "SPEC")]
     values: Option<StrategySpec>,
-    /// Label recorded games instead of playing: a file of games a line, `K TRANSCRIPT [VALUES]`
+    /// Label recorded games instead of playing: a game collection (a WTHOR database or `.gam`
+    /// lines, gzipped or not: its games numbered from 0, those that stop before the end passed
+    /// over), or a file of games a line, `K TRANSCRIPT [VALUES]`
     /// (K the game's index, in increasing order) or a transcript alone (its index the line's, from
     /// 0), as scripts/zebra-games.py writes them; VALUES, the recorded player's value of each
     /// position it moved from (side to move, discs, comma-separated, `-` for none), label those
@@ -112,6 +114,7 @@ pub fn run(args: SelfPlayArgs, settings: &super::Settings) -> Result<()> {
         recorded_values: replayed.is_some_and(|counted| counted.with_values),
         engine: *engine,
     };
+    let unfinished = replayed.map_or(0, |counted| counted.unfinished);
     let replayed = replayed.map(|counted| counted.games);
     let (k, n) = args.shard;
     let header = samples::header(&config, (k, n));
@@ -146,8 +149,16 @@ pub fn run(args: SelfPlayArgs, settings: &super::Settings) -> Result<()> {
         progress.finish();
     }
     let Output { written, positions, .. } = out;
+    let passed_over = if unfinished > 0 {
+        format!(
+            "; {} of the collection passed over (they stop before the end)",
+            counted(unfinished, "game", "games")
+        )
+    } else {
+        String::new()
+    };
     write_stdout(&format!(
-        "shard {k}/{n}: {} with {} written to {} ({} there before)\n",
+        "shard {k}/{n}: {} with {} written to {} ({} there before){passed_over}\n",
         counted(written, "game", "games"),
         counted(positions, "position", "positions"),
         args.file.display(),
@@ -202,24 +213,46 @@ fn replay_into<'a>(
     eligible: impl Fn(u64) -> bool,
     mut write: impl FnMut(&[(u64, Recorded)], &mut Output<'a>) -> Result<()>,
 ) -> Result<()> {
-    let mut lines = othello_plumbing::files::Lines::open(games_file)?;
-    loop {
-        let mut chunk = Vec::with_capacity(REPLAY_CHUNK);
-        while chunk.len() < REPLAY_CHUNK {
-            let Some((number, line)) = lines.next_line()? else {
-                break;
-            };
-            if let Some((index, game)) = replay_line(games_file, number, &line)?
-                && eligible(index)
-            {
-                chunk.push((index, game));
-            }
+    let mut chunk = Vec::with_capacity(REPLAY_CHUNK);
+    each_recorded(games_file, |index, game| {
+        if eligible(index) {
+            chunk.push((index, game));
         }
-        if chunk.is_empty() {
-            return Ok(());
+        if chunk.len() == REPLAY_CHUNK {
+            write(&chunk, out)?;
+            chunk.clear();
         }
+        Ok(())
+    })?;
+    if !chunk.is_empty() {
         write(&chunk, out)?;
     }
+    Ok(())
+}
+
+/// Calls `each` with every game of a games file, or of a collection (a WTHOR database, `.gam`
+/// lines: its games numbered from 0 in file order), with its index, in order; a collection's games
+/// that stop before the end (a resignation, a time loss) are passed over, and counted.
+fn each_recorded(path: &std::path::Path, mut each: impl FnMut(u64, Recorded) -> Result<()>) -> Result<u64> {
+    let mut unfinished = 0;
+    if super::collections::kind(path).is_some() {
+        super::collections::for_each(path, |collected| {
+            if !collected.game.is_over() {
+                unfinished += 1;
+                return Ok(());
+            }
+            let moves = collected.game.moves().collect();
+            each(collected.index, Recorded { moves, values: None })
+        })?;
+        return Ok(unfinished);
+    }
+    let mut lines = othello_plumbing::files::Lines::open(path)?;
+    while let Some((number, line)) = lines.next_line()? {
+        if let Some((index, game)) = replay_line(path, number, &line)? {
+            each(index, game).with_context(|| format!("{}: line {number}", path.display()))?;
+        }
+    }
+    Ok(unfinished)
 }
 
 /// Recorded games replayed at once, between two writes.
@@ -322,33 +355,29 @@ struct Counted {
     games: usize,
     /// Whether any game carries its player's values.
     with_values: bool,
+    /// A collection's games passed over because they stop before the end.
+    unfinished: u64,
 }
 
 /// Reads a games file through: how many of its games are this shard's (`index % n == k`, below
 /// `games`), refusing a bad line or indices out of order.
 fn count_replayed(path: &std::path::Path, games: u64, (k, n): (u64, u64)) -> Result<Counted> {
-    let mut lines = othello_plumbing::files::Lines::open(path)?;
     let (mut count, mut previous, mut with_values) = (0, None, false);
-    while let Some((number, line)) = lines.next_line()? {
-        let Some((index, game)) = replay_line(path, number, &line)? else {
-            continue;
-        };
-        check_replay(index, &game).with_context(|| format!("{}: line {number}", path.display()))?;
+    let unfinished = each_recorded(path, |index, game| {
+        check_replay(index, &game)?;
         with_values |= game.values.is_some();
-        if previous.is_some_and(|previous| index <= previous) {
-            bail!(
-                "{}: line {number}: game {index} comes after game {}: expected increasing indices",
-                path.display(),
-                previous.unwrap_or(0)
-            );
+        if let Some(previous) = previous.filter(|&previous| index <= previous) {
+            bail!("game {index} comes after game {previous}: expected increasing indices");
         }
         previous = Some(index);
         if index % n == k && index < games {
             count += 1;
         }
-    }
+        Ok(())
+    })?;
     Ok(Counted {
         games: count,
         with_values,
+        unfinished,
     })
 }

@@ -14,7 +14,10 @@ use othello_engine::training::train::{Example, Model, StageErrors, TrainConfig};
 
 #[derive(Args, Debug)]
 pub struct TrainArgs {
-    /// Sample files written by `othello selfplay` (their complete games are read)
+    /// Sample files written by `othello selfplay` (their complete games are read), or game
+    /// collections: WTHOR databases (`.wtb`: each position before the depth of the game's
+    /// theoretical score labelled by that score, later ones by the result) and Logistello's `.gam`
+    /// lines (labelled by the result), either gzipped (`.gz`)
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// Where to write the weights
@@ -118,7 +121,7 @@ fn read(
     valid: &mut Vec<Example>,
     mut held: Option<&mut Vec<Example>>,
 ) -> Result<()> {
-    othello_course::selfplay::samples::read_games(path, |index, samples| {
+    let mut add = |index: u64, samples: Vec<othello_engine::training::train::Sample>| {
         let total = (train.len() + valid.len() + samples.len()) as u64;
         if total > max_positions {
             bail!(
@@ -137,7 +140,18 @@ fn read(
             train.extend(Example::game_targets(&samples, search_weight, lambda));
         }
         Ok(())
-    })
+    };
+    if super::collections::kind(path).is_some() {
+        // A collection's games carry no search values: each position's label is what the
+        // collection says of the game's end (othello_engine::training::collections).
+        return super::collections::for_each(path, |collected| {
+            add(
+                collected.index,
+                othello_engine::training::collections::samples(&collected.game, collected.ending),
+            )
+        });
+    }
+    othello_course::selfplay::samples::read_games(path, add)
 }
 
 pub fn run(args: TrainArgs, engine: &othello_engine::settings::EngineSettings) -> Result<()> {

@@ -785,3 +785,89 @@ fn recorded_values_label_the_positions_they_are_given_for() {
     )));
     assert!(!refused.exists());
 }
+
+/// The collections are training data too: a WTHOR database and gzipped `.gam` lines, written here
+/// from a match's games, train weights that load; each file's games 0-9 (of 100) are held out.
+#[test]
+fn train_reads_wthor_databases_and_gzipped_gam_lines() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("games.jsonl");
+    common::othello([
+        "match",
+        "random",
+        "greedy",
+        "--games",
+        "24",
+        "--log",
+        log.to_str().unwrap(),
+    ])
+    .assert()
+    .success();
+    let log = log.to_str().unwrap();
+    let database = dir.path().join("GAMES.wtb");
+    common::othello(["replay", log, "--wthor-out", database.to_str().unwrap()])
+        .assert()
+        .success();
+    let gam = common::othello(["replay", log, "--to", "gam"]).output().unwrap().stdout;
+    let zipped = dir.path().join("book.gam.gz");
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    encoder.write_all(&gam).unwrap();
+    std::fs::write(&zipped, encoder.finish().unwrap()).unwrap();
+    // replay reads the gzipped lines as the games they are.
+    let transcripts = |path: &str| {
+        String::from_utf8(
+            common::othello(["replay", path, "--to", "transcript"])
+                .output()
+                .unwrap()
+                .stdout,
+        )
+        .unwrap()
+    };
+    let games = transcripts(log);
+    assert_eq!(games.lines().count(), 24);
+    assert_eq!(transcripts(zipped.to_str().unwrap()), games);
+    // A position a move: the first ten games of each file held out, the rest trained on.
+    let moves: Vec<usize> = games.lines().map(|line| line.trim().len() / 2).collect();
+    let held: usize = moves[..10].iter().sum::<usize>() * 2;
+    let trained: usize = moves[10..].iter().sum::<usize>() * 2;
+    let weights = dir.path().join("weights.bin");
+    let mut args = vec![
+        "train",
+        database.to_str().unwrap(),
+        zipped.to_str().unwrap(),
+        "--out",
+        weights.to_str().unwrap(),
+        "--epochs",
+        "2",
+    ];
+    common::othello(args.clone())
+        .assert()
+        .success()
+        .stdout(predicates::str::contains(format!(
+            "{trained} training and {held} validation positions"
+        )));
+    let bytes = std::fs::read(&weights).unwrap();
+    othello_engine::patterns::Weights::from_bytes(&bytes).expect("the weights load");
+    // A damaged gzip stream: one line naming the file, exit 2, nothing written.
+    std::fs::write(&zipped, b"\x1f\x8b\x08\x00not gzip at all").unwrap();
+    std::fs::remove_file(&weights).unwrap();
+    let output = common::othello(args.clone()).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("book.gam.gz"), "{stderr}");
+    assert!(!weights.exists());
+    // A line that is not a game names its line and byte.
+    let bad = dir.path().join("bad.gam");
+    std::fs::write(&bad, "+f5-d6+c3: +02 1\n+f5-f5: +00 1\n").unwrap();
+    args[1] = bad.to_str().unwrap();
+    args.remove(2);
+    let output = common::othello(args).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("bad.gam line 2: byte 4: f5 is not legal for white"),
+        "{stderr}"
+    );
+}

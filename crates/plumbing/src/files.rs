@@ -142,6 +142,33 @@ pub fn read_text(path: &Path) -> Result<String, ReadError> {
     })
 }
 
+/// A regular file's bytes as a stream, unzipped on the way if its name ends in `.gz` (any case):
+/// a collection kept gzipped is read without a copy unzipped first. A gzip stream that is damaged
+/// shows as a read error where the damage is met.
+pub fn stream(path: &Path) -> Result<Box<dyn BufRead>, ReadError> {
+    let file = open_regular(path)?;
+    Ok(if is_gzipped(path) {
+        Box::new(BufReader::new(flate2::read::MultiGzDecoder::new(BufReader::new(file))))
+    } else {
+        Box::new(BufReader::new(file))
+    })
+}
+
+/// Whether a file's name says it is gzipped (`.gz`, any case).
+pub fn is_gzipped(path: &Path) -> bool {
+    path.extension().is_some_and(|ext| ext.eq_ignore_ascii_case("gz"))
+}
+
+/// The extension a file's name has under a `.gz` one, if it is gzipped (`games.gam.gz`: `gam`),
+/// else its own.
+pub fn inner_extension(path: &Path) -> Option<&std::ffi::OsStr> {
+    if is_gzipped(path) {
+        Path::new(path.file_stem()?).extension()
+    } else {
+        path.extension()
+    }
+}
+
 /// A file read line by line, each line at most [`MAX_LINE_BYTES`]; lines keep their newline, so
 /// that a caller can tell a last line cut off in the middle.
 pub struct Lines<R> {

@@ -62,7 +62,7 @@ struct Session {
     /// What each side's moves took, by this engine's watch: its clock when `time_left` is not sent.
     used: [Duration; 2],
     /// Kept from move to move (its tables carry over); away while it searches.
-    engine: Option<Engine>,
+    engine: super::Prepared<Engine>,
     settings: EngineSettings,
     /// The controller's lines, and those that came during a search and wait for their turn.
     lines: Receiver<String>,
@@ -89,7 +89,7 @@ pub fn run(
         left: [None, None],
         stones: [0, 0],
         used: [Duration::ZERO; 2],
-        engine: None,
+        engine: super::Prepared::build(move || new_engine(move_time, threads, &settings)),
         lines: super::lines_of(input),
         waiting: VecDeque::new(),
         input_ended: false,
@@ -121,6 +121,13 @@ pub fn run(
         }
     }
     Ok(())
+}
+
+/// The engine of a session: `move_time` a move unless a clock says otherwise.
+fn new_engine(move_time: Duration, threads: usize, settings: &EngineSettings) -> Engine {
+    let mut engine = Engine::with_style(Budget::Time(move_time), EngineStyle::default(), settings);
+    engine.set_threads(threads);
+    engine
 }
 
 fn color(word: Option<&&str>) -> Result<Color, String> {
@@ -290,11 +297,7 @@ impl Session {
         }
         self.turn_of(side)?;
         let (move_time, threads, settings) = (self.move_time, self.threads, self.settings);
-        let mut engine = self.engine.take().unwrap_or_else(|| {
-            let mut engine = Engine::with_style(Budget::Time(move_time), EngineStyle::default(), &settings);
-            engine.set_threads(threads);
-            engine
-        });
+        let mut engine = self.engine.take(|| new_engine(move_time, threads, &settings));
         engine.set_clock(self.clock_for(side));
         let board = self.game.position().board;
         let start = std::time::Instant::now();
@@ -303,7 +306,7 @@ impl Session {
             let choice = engine.choose(board);
             (engine, choice)
         });
-        self.engine = Some(engine);
+        self.engine.put(engine);
         self.used[side.index()] += start.elapsed();
         self.game.play(choice.best, None).map_err(|e| e.to_string())?;
         Ok(choice.best.to_string().to_uppercase())
@@ -369,7 +372,7 @@ mod tests {
             left: [None, None],
             stones: [0, 0],
             used: [Duration::ZERO; 2],
-            engine: None,
+            engine: super::super::Prepared::Absent,
             settings: EngineSettings::default(),
             lines: super::super::lines_of(io::empty()),
             waiting: VecDeque::new(),

@@ -61,3 +61,51 @@ fn send(output: &mut impl Write, text: &str) -> io::Result<()> {
     output.write_all(text.as_bytes())?;
     output.flush()
 }
+
+/// A session's engine, made on a thread of its own from the session's start: making one maps its
+/// tables (about 90 MB at a second a move, a quarter of a second of the kernel's time), which the
+/// first move would otherwise pay inside its own time, and a controller's clock with it. Taken
+/// away while it searches, put back after.
+enum Prepared<T> {
+    Building(std::thread::JoinHandle<T>),
+    Ready(T),
+    /// None here (away searching, or never made): the next `take` makes one.
+    Absent,
+}
+
+impl<T: Send + 'static> Prepared<T> {
+    fn build(make: impl FnOnce() -> T + Send + 'static) -> Prepared<T> {
+        Prepared::Building(std::thread::spawn(make))
+    }
+
+    /// The value, waiting for it if it is still being made; `make` makes another if the thread
+    /// making it failed or there is none.
+    fn take(&mut self, make: impl FnOnce() -> T) -> T {
+        match std::mem::replace(self, Prepared::Absent) {
+            Prepared::Building(handle) => handle.join().unwrap_or_else(|_| make()),
+            Prepared::Ready(value) => value,
+            Prepared::Absent => make(),
+        }
+    }
+
+    fn put(&mut self, value: T) {
+        *self = Prepared::Ready(value);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Prepared;
+
+    #[test]
+    fn a_prepared_value_is_the_one_its_thread_made_then_the_one_put_back() {
+        let mut prepared = Prepared::build(|| 7);
+        assert_eq!(prepared.take(|| 0), 7);
+        // Taken away: asked again before it is back, another is made.
+        assert_eq!(prepared.take(|| 1), 1);
+        prepared.put(9);
+        assert_eq!(prepared.take(|| 0), 9);
+        let mut failed: Prepared<i32> = Prepared::build(|| panic!("no engine"));
+        assert_eq!(failed.take(|| 3), 3);
+    }
+}

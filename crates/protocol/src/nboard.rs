@@ -50,7 +50,7 @@ struct Session<W: Write + Send + 'static> {
     /// Kept between searches (its tables carry over); rebuilt when the depth changes.
     analyst: Option<Analyst>,
     /// The timed engine that plays on the game's clock, kept between moves too, and its threads.
-    engine: Option<Engine>,
+    engine: super::Prepared<Engine>,
     threads: usize,
     /// The weights and book of its searches.
     settings: EngineSettings,
@@ -60,6 +60,13 @@ struct Session<W: Write + Send + 'static> {
     /// Why the last `set game` could not be read: until a game is set, `go` and `hint` refuse rather
     /// than answer for the position before it.
     unreadable: Option<String>,
+}
+
+/// The timed engine of a session, on the game's clock or else `CLOCKLESS_MOVE_TIME` a move.
+fn new_engine(threads: usize, settings: &EngineSettings) -> Engine {
+    let mut engine = Engine::with_style(Budget::Time(CLOCKLESS_MOVE_TIME), EngineStyle::default(), settings);
+    engine.set_threads(threads);
+    engine
 }
 
 /// Lines that may wait during a search; a controller that sends more is not read until it ends.
@@ -77,7 +84,7 @@ where
         game: Game::new(Position::START),
         depth: DEFAULT_DEPTH,
         analyst: None,
-        engine: None,
+        engine: super::Prepared::build(move || new_engine(threads, &settings)),
         threads,
         settings,
         clock: None,
@@ -143,7 +150,7 @@ where
         }
         let (analyst, engine, reply) = worker.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         session.analyst = Some(analyst);
-        session.engine = Some(engine);
+        session.engine.put(engine);
         if let Some(reply) = reply.filter(|_| !stopped) {
             session.say(&reply)?;
         }
@@ -264,11 +271,7 @@ impl<W: Write + Send + 'static> Session<W> {
             analyst
         });
         analyst.set_stop(stop.clone());
-        let mut engine = self.engine.take().unwrap_or_else(|| {
-            let mut engine = Engine::with_style(Budget::Time(CLOCKLESS_MOVE_TIME), EngineStyle::default(), &settings);
-            engine.set_threads(threads);
-            engine
-        });
+        let mut engine = self.engine.take(|| new_engine(threads, &settings));
         engine.set_stop(stop);
         let side = self.game.position().to_move;
         // The increments of the moves made are not counted back: the clock errs on the safe side.

@@ -3,5 +3,6 @@
 //! of the opening, for its book.
 
 pub mod book;
+pub mod collections;
 pub mod network;
 pub mod train;
