@@ -100,14 +100,17 @@ pub fn run_best(args: BestArgs, settings: &super::Settings) -> Result<()> {
     if position.is_game_over() {
         return Err(Refused(anyhow::anyhow!("the game is over: {side} has no move to choose")).into());
     }
-    let clock = Instant::now();
+    let mut clock = Instant::now();
     let (best, score, nodes, searcher) = match (&args.strategy, args.depth) {
         (Some(spec), _) if position.moves().is_empty() => (None, None, 0, spec.to_string()),
         (Some(spec), _) => {
             let spec = args.clock.prepare(spec, 1)?;
             let _ticker = super::display::Ticker::new(format!("{spec} thinking"), output);
-            let decision = spec
-                .build(0, engine)
+            // Made before the clock starts, as a game's player is: a timed engine maps its tables
+            // here (a tenth of a second or more at engine:1000), outside the move's time.
+            let mut player = spec.build(0, engine);
+            clock = Instant::now();
+            let decision = player
                 .choose(position)
                 .map_err(|failed| Refused(anyhow::anyhow!("{spec} gave no move: {}", failed.describe())))?;
             (Some(decision.square), decision.value, decision.nodes, spec.to_string())
