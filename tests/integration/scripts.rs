@@ -165,7 +165,9 @@ fn engine_match_puts_both_players_on_a_clock_and_reports_what_each_used() {
         .expect("python3 runs");
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
-        stdout.contains("on a 2 s clock\nB: gtp=") && stdout.ends_with("s of wall time a move\n"),
+        stdout.contains("on a 2 s clock\nB: gtp=")
+            && stdout.contains("s of wall time a move; the longest ")
+            && stdout.ends_with(" s of wall time\n"),
         "{stdout}"
     );
     let game = stdout

@@ -4,6 +4,7 @@
 use super::last_flips::count_last_flips;
 use super::{Counting, MAX_SCORE, Solver, final_score};
 use crate::search::ordering::{QUADRANT_OF, QUADRANTS};
+use crate::stability::stable_discs;
 use othello_core::bitboard::Bitboard;
 use othello_core::board::{NEIGHBOURS, legal_moves};
 use othello_core::cpu::{Cpu, at_level};
@@ -75,6 +76,16 @@ impl Solver {
             }
             _ => {
                 self.nodes += 1;
+                // The opponent's stable discs bound our score, as in the bigger nodes: counted only
+                // where the discs it has could bound it at all.
+                if n >= super::settings::SMALL_STABILITY_EMPTIES
+                    && MAX_SCORE - 2 * opponent.count_ones() as i32 <= alpha
+                {
+                    let ceiling = MAX_SCORE - 2 * stable_discs(opponent, player).count_ones() as i32;
+                    if ceiling <= alpha {
+                        return ceiling;
+                    }
+                }
                 let mut best_score = -MAX_SCORE - 1;
                 // Each empty square is tried directly: with so few, that is cheaper than generating
                 // the moves first (a square with no opponent disc beside it flips nothing).
