@@ -10,10 +10,18 @@ pub(super) const TABLE_EMPTIES: u32 = 9;
 pub(super) const ETC_EMPTIES: u32 = 9;
 /// From this many empties a stability bound is tried before searching.
 pub(super) const STABILITY_EMPTIES: u32 = 7;
-/// ...and in the small search, from this many (FFO #40-#49 with 4-6 empties in the table's
-/// search: 831 M nodes, 23.8 s without; from 5, 4, 3: 538, 449, 418 M, 24.3, 24.1, 24.1 s then; with
-/// the ordering below at 3: 485 M nodes, 22.0 s; from 4: 496 M).
-pub(super) const SMALL_STABILITY_EMPTIES: usize = 3;
+/// ...and in the small search, with `n` empties, where alpha is at least this much (as Edax's
+/// thresholds by depth: higher where the stable discs, counted at every node, cut less often).
+/// FFO #40-#49: 831 M nodes, 23.8 s without; from 3 empties at any alpha the opponent's discs allow,
+/// 527 M, 23.0 s, but #57 and #58 took 22% and 14% longer; at Edax's 6, 8, 10 from 4 empties,
+/// 589 M, 22.9 s; at these, 529 M, 23.2 s, and #57 61.3 s against 60.4 s, #50 36.4 s against 39.3 s.
+pub(super) const fn small_stability_from(n: usize) -> i32 {
+    match n {
+        3 | 4 => 0,
+        5 => 2,
+        _ => 4,
+    }
+}
 /// From this many empties threads leave a child another thread searches for last (below, a
 /// subtree costs less than the bookkeeping).
 pub(super) const SHARED_EMPTIES: u32 = 12;
@@ -40,12 +48,11 @@ pub(super) const PROBABLE_CUT_TENTHS: u8 = 15;
 /// Nodes between two checks of the clock and the node limit (about 0.2 ms).
 pub(super) const CHECK_EVERY: u64 = 4096;
 
-/// How deep the ordering searches at `empties` empty squares (FFO #40-#49, depth 3 from 21: 831 M
-/// nodes, 23.8 s; 4 from 19, 20, 21, 22: 827, 779, 758, 787 M, 29.3, 25.3, 23.2, 23.2 s; 5 from 23 on
-/// top: 757 M, 23.4 s; with the small search's stability bound, 4 from 21: 485 M, 22.0 s against
-/// 527 M, 23.0 s at 3).
+/// How deep the ordering searches at `empties` empty squares. (FFO #40-#49 at 4 plies from 19, 20,
+/// 21, 22 empties: 827, 779, 758, 787 M nodes against 831 M; but with the small search's stability
+/// bound, 4 from 21 took #58 to 1,400 M nodes and 90.8 s against 878 M and 56.0 s at 3.)
 pub(super) fn shallow_depth(empties: u32) -> u32 {
-    if empties >= 21 { 4 } else { 2 }
+    if empties >= 21 { 3 } else { 2 }
 }
 
 /// The depth of a probable cut's shallow search (FFO #40-#49 from 20 empties at 2, 3, 4, 6: 36.2,

@@ -2,6 +2,7 @@
 //! (odd regions first), the last two played by hand and the very last counted, not played.
 
 use super::last_flips::count_last_flips;
+use super::settings::small_stability_from;
 use super::{Counting, MAX_SCORE, Solver, final_score};
 use crate::search::ordering::{QUADRANT_OF, QUADRANTS};
 use crate::stability::stable_discs;
@@ -77,10 +78,8 @@ impl Solver {
             _ => {
                 self.nodes += 1;
                 // The opponent's stable discs bound our score, as in the bigger nodes: counted only
-                // where the discs it has could bound it at all.
-                if n >= super::settings::SMALL_STABILITY_EMPTIES
-                    && MAX_SCORE - 2 * opponent.count_ones() as i32 <= alpha
-                {
+                // where alpha is high enough for them to cut often, and the discs it has could.
+                if alpha >= small_stability_from(n) && MAX_SCORE - 2 * opponent.count_ones() as i32 <= alpha {
                     let ceiling = MAX_SCORE - 2 * stable_discs(opponent, player).count_ones() as i32;
                     if ceiling <= alpha {
                         return ceiling;
