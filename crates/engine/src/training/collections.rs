@@ -44,8 +44,10 @@ pub struct Theoretical {
 /// assert_eq!(labelled.len(), 10);
 /// // Black to move at the start: the theoretical score, not yet exact.
 /// assert_eq!((labelled[0].score, labelled[0].exact), (-4, false));
-/// // White to move with 52 empty squares: the same score from white's side, exact.
-/// assert_eq!((labelled[8].score, labelled[8].exact), (4, true));
+/// // Black to move again with 52 empty squares, the depth: the score, exact.
+/// assert_eq!((labelled[8].score, labelled[8].exact), (-4, true));
+/// // White to move before it: the same score from white's side.
+/// assert_eq!((labelled[7].score, labelled[7].exact), (4, false));
 /// // After the depth: the recorded result, white to move.
 /// assert_eq!(labelled[9].score, -10);
 /// ```
