@@ -54,7 +54,7 @@ async fn browser(webdriver: &str) -> Client {
             .await
         {
             Ok(client) => return client,
-            Err(error) if start.elapsed() < Duration::from_secs(20) => {
+            Err(error) if start.elapsed() < Duration::from_secs(60) => {
                 let _ = error;
                 tokio::time::sleep(Duration::from_millis(200)).await;
             }
@@ -118,7 +118,7 @@ async fn wait_text(client: &Client, css: &str, within: Duration, done: impl Fn(&
 
 async fn sign_in(client: &Client, address: &str, name: &str, password: &str) {
     sign_in_as(client, address, name, password).await;
-    wait_text(client, "header", Duration::from_secs(10), |t| t.contains(name)).await;
+    wait_text(client, "header", Duration::from_secs(30), |t| t.contains(name)).await;
 }
 
 /// Fills the sign-in form and sends it.
@@ -156,11 +156,30 @@ async fn upload(client: &Client, form: &str, file: &Path) -> String {
         .send_keys(&file.display().to_string())
         .await
         .unwrap();
+    // The page reloads after the verdict to list the version: a mark left on this page tells when
+    // the next one has come, so nothing is asked of a page on its way out.
+    client.execute("window.beforeReload = true", vec![]).await.unwrap();
     click(client, "#upload button").await;
     wait_text(client, "#upload-verdict", Duration::from_secs(60), |t| {
         t.starts_with("Version")
     })
     .await
+}
+
+/// Waits for the reload that follows an upload's verdict.
+async fn wait_reload(client: &Client) {
+    let start = Instant::now();
+    while client
+        .execute(
+            "return window.beforeReload === true || document.readyState !== 'complete'",
+            vec![],
+        )
+        .await
+        .map_or(true, |stale| stale != json!(false))
+    {
+        assert!(start.elapsed() < Duration::from_secs(30), "no reload after the upload");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 }
 
 /// Starts a game from the home page's form: its id, from the page it goes to.
@@ -188,7 +207,7 @@ async fn start_game(client: &Client, address: &str, black: &str, white: &str) ->
             Err(_) => String::new(),
         };
         assert!(error.is_empty(), "the game was refused: {error}");
-        assert!(start.elapsed() < Duration::from_secs(10), "no game page");
+        assert!(start.elapsed() < Duration::from_secs(30), "no game page");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
@@ -218,7 +237,7 @@ fn in_a_browser_a_student_signs_in_uploads_plays_the_engine_by_clicking_and_watc
         let ann = browser(&webdriver).await;
         // A wrong password is refused on the page, as text.
         sign_in_as(&ann, &address, "ann", "not-her-password").await;
-        wait_text(&ann, ".error", Duration::from_secs(10), |t| {
+        wait_text(&ann, ".error", Duration::from_secs(30), |t| {
             t.contains("wrong name or password")
         })
         .await;
@@ -237,14 +256,16 @@ fn in_a_browser_a_student_signs_in_uploads_plays_the_engine_by_clicking_and_watc
             .and_then(|id| id.parse().ok())
             .unwrap_or_else(|| panic!("{verdict}"));
         let hostile = dir.path().join("hostile.py");
+        // Slow to fail, and sent at once: the reload that lists the first version must not wipe
+        // the second's verdict (regression: it did when a check took over 1.5 s).
         std::fs::write(
             &hostile,
-            "raise Exception('<img src=x onerror=\"document.title=1\"><b>bold</b>')\n",
+            "import time\ntime.sleep(2)\nraise Exception('<img src=x onerror=\"document.title=1\"><b>bold</b>')\n",
         )
         .unwrap();
         let verdict = upload(&ann, "strategy", &hostile).await;
         assert!(verdict.contains("<img src=x"), "the markup shows as text: {verdict}");
-        tokio::time::sleep(Duration::from_millis(1800)).await;
+        wait_reload(&ann).await;
         let listed = text(&ann, "table").await;
         assert!(listed.contains("<b>bold</b>"), "{listed}");
         assert!(
@@ -274,7 +295,7 @@ fn in_a_browser_a_student_signs_in_uploads_plays_the_engine_by_clicking_and_watc
             // The click is answered: the move list grows.
             let start = Instant::now();
             while ann.find_all(Locator::Css("#moves div")).await.unwrap().len() <= before {
-                assert!(start.elapsed() < Duration::from_secs(10), "the click was not played");
+                assert!(start.elapsed() < Duration::from_secs(30), "the click was not played");
                 tokio::time::sleep(Duration::from_millis(30)).await;
             }
             assert!(clicks <= 40);
@@ -299,7 +320,7 @@ fn in_a_browser_a_student_signs_in_uploads_plays_the_engine_by_clicking_and_watc
         ann.goto(&format!("http://{address}/games/{game}/replay"))
             .await
             .unwrap();
-        wait_text(&ann, "#label", Duration::from_secs(10), |t| t == "start").await;
+        wait_text(&ann, "#label", Duration::from_secs(30), |t| t == "start").await;
         click(&ann, "#last").await;
         screenshot(&ann, "5-replay").await;
 
@@ -377,7 +398,7 @@ fn in_a_browser_a_student_signs_in_uploads_plays_the_engine_by_clicking_and_watc
         let start = Instant::now();
         while crate::common::http::get(&address, "/api/students", Some(&teacher_cookie)).json()[1]["open"] != true {
             assert!(
-                start.elapsed() < Duration::from_secs(10),
+                start.elapsed() < Duration::from_secs(30),
                 "the tick did not open bob's programs"
             );
             tokio::time::sleep(Duration::from_millis(50)).await;
@@ -400,7 +421,7 @@ fn in_a_browser_a_student_signs_in_uploads_plays_the_engine_by_clicking_and_watc
         rounds.send_keys("4").await.unwrap();
         click(&watcher, "#new-tournament option[value=course-server]").await;
         click(&watcher, "#new-tournament button").await;
-        wait_text(&watcher, "#tournament-status", Duration::from_secs(10), |t| {
+        wait_text(&watcher, "#tournament-status", Duration::from_secs(30), |t| {
             t.contains("games played")
         })
         .await;
@@ -446,7 +467,7 @@ fn in_a_browser_a_student_signs_in_uploads_plays_the_engine_by_clicking_and_watc
         .await;
         screenshot(&watcher, "12-ladder").await;
         click(&watcher, "#ladder-switch button").await;
-        wait_text(&watcher, "#ladder-status", Duration::from_secs(10), |t| {
+        wait_text(&watcher, "#ladder-status", Duration::from_secs(30), |t| {
             t.starts_with("Stopped")
         })
         .await;

@@ -83,8 +83,12 @@ function home() {
   }
   const upload = $("upload");
   if (upload) {
+    // The page reloads to list a new version; an upload started before that waits for its own
+    // verdict instead (the reload after it lists both).
+    let reload = null;
     upload.addEventListener("submit", async (event) => {
       event.preventDefault();
+      clearTimeout(reload);
       const said = $("upload-verdict");
       said.className = "muted";
       said.textContent = "Checking it: a game against random in the sandbox...";
@@ -92,7 +96,7 @@ function home() {
         const version = await send("POST", "/api/programs", new FormData(upload));
         said.className = version.passed ? "ok" : "error";
         said.textContent = "Version " + version.id + ": " + version.verdict;
-        setTimeout(() => location.reload(), 1500);
+        reload = setTimeout(() => location.reload(), 1500);
       } catch (error) {
         said.className = "error";
         said.textContent = error.message;
