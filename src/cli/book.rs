@@ -1,5 +1,5 @@
 //! `othello book build` and `othello book show`: the engine's opening book, made from its own
-//! searches, and what it holds for a position.
+//! searches along its best lines and the lines games played, and what it holds for a position.
 
 use std::path::PathBuf;
 
@@ -10,7 +10,7 @@ use super::display::Progress;
 use super::output::Output;
 use super::write_stdout;
 use othello_engine::search::book::Book;
-use othello_engine::training::book::{self, BuildConfig};
+use othello_engine::training::book::{self, BuildConfig, Played};
 
 #[derive(Args, Debug)]
 pub struct BookArgs {
@@ -21,7 +21,7 @@ pub struct BookArgs {
 #[derive(Subcommand, Debug)]
 enum BookCommand {
     /// Build a book from the engine's own searches: every position reached within PLIES plies by
-    /// moves near the best, each of its moves searched DEPTH plies
+    /// moves near the best, and those the --games played, each of its moves searched DEPTH plies
     Build(BuildArgs),
     /// The moves a book has for a position, best first, with their values
     #[command(allow_negative_numbers = true)]
@@ -48,6 +48,15 @@ struct BuildArgs {
     /// Threads (default: all cores); the book is the same on any number
     #[arg(short = 'j', long, value_parser = clap::value_parser!(u32).range(1..=256))]
     threads: Option<u32>,
+    /// Games whose positions within PLIES plies the book takes in too (after the engine's own
+    /// lines, most played first), where at least --min-games reached them: any file `othello
+    /// replay` reads (a log, GGF, transcripts, a WTHOR database, Logistello's .gam lines, gzipped
+    /// or not); may be given more than once
+    #[arg(long, value_name = "FILE")]
+    games: Vec<PathBuf>,
+    /// The games that must have reached a position for the book to take it in
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..))]
+    min_games: u32,
 }
 
 #[derive(Args, Debug)]
@@ -66,18 +75,33 @@ pub fn run(args: BookArgs, settings: &super::Settings) -> Result<()> {
 }
 
 fn build(args: BuildArgs, settings: &super::Settings) -> Result<()> {
+    super::output::Files::new()
+        .inputs("--games", &args.games)
+        .output("--out", Some(&args.out))
+        .check()?;
+    // The games are read before anything is written: a bad one leaves no book behind.
+    let mut played = Played::new(args.plies);
+    let mut games = 0u64;
+    for path in &args.games {
+        super::replay::each_game(path, |named| {
+            played.add_game(&named.game);
+            games += 1;
+            Ok(())
+        })?;
+    }
     let mut output = Output::open(&args.out)?;
     let config = BuildConfig {
         plies: args.plies,
         depth: args.depth,
         width: args.width as i32,
         positions: args.positions as usize,
+        min_games: args.min_games,
         engine: settings.engine,
     };
     let progress = Progress::new(args.plies as usize, "plies", &settings.output);
     let mut error = None;
     let started = std::time::Instant::now();
-    let book = book::build(config, super::threads_or_cores(args.threads), |book, _, _| {
+    let book = book::build(config, &played, super::threads_or_cores(args.threads), |book, _, _| {
         progress.tick();
         if error.is_none() {
             error = output.publish(&book.to_text()).err();
@@ -88,7 +112,7 @@ fn build(args: BuildArgs, settings: &super::Settings) -> Result<()> {
         return Err(error);
     }
     output.finish(&book.to_text())?;
-    write_stdout(&format!(
+    let mut said = format!(
         "{}: {} positions, {} plies, searched {} plies deep, width {} discs, in {:.1} s\n",
         args.out.display(),
         book.len(),
@@ -96,7 +120,26 @@ fn build(args: BuildArgs, settings: &super::Settings) -> Result<()> {
         args.depth,
         args.width,
         started.elapsed().as_secs_f64()
-    ))
+    );
+    if !args.games.is_empty() {
+        let taken = (0..args.plies)
+            .map(|ply| played.at_ply(ply, args.min_games).len())
+            .sum::<usize>();
+        said += &format!(
+            "the games: {games}, reaching {} positions within {} plies, {taken} of them by at least {} games\n",
+            played.len(),
+            args.plies,
+            args.min_games
+        );
+        if played.uncounted > 0 {
+            said += &format!(
+                "past the first {} positions, {} positions of the games were not counted\n",
+                book::MAX_PLAYED,
+                played.uncounted
+            );
+        }
+    }
+    write_stdout(&said)
 }
 
 fn show(args: ShowArgs) -> Result<()> {

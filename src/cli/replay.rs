@@ -383,11 +383,7 @@ fn write_wthor(path: &std::path::Path, out: &std::path::Path) -> Result<()> {
     let named = if is_collection(path) {
         collection_games(path)?
     } else {
-        let text = othello_plumbing::files::read_text(path)?;
-        match plain_games(&text) {
-            Some(games) => games.with_context(|| format!("bad game {}", path.display()))?,
-            None => logged(&text, path)?,
-        }
+        file_games(path)?
     };
     let mut players: Vec<String> = Vec::new();
     let mut index = |name: &str| -> Result<u16> {
@@ -443,6 +439,24 @@ fn today() -> (u16, u8, u8) {
 }
 
 /// Every game of a log's text, with its players.
+/// Every game of a file that is not a collection: GGF, plain transcripts or a log.
+fn file_games(path: &std::path::Path) -> Result<Vec<Named>> {
+    let text = othello_plumbing::files::read_text(path)?;
+    match plain_games(&text) {
+        Some(games) => games.with_context(|| format!("bad game {}", path.display())),
+        None => logged(&text, path),
+    }
+}
+
+/// Calls `each` with every game of `path` whatever its form: a collection a game at a time, any
+/// other file read whole.
+pub(super) fn each_game(path: &std::path::Path, mut each: impl FnMut(Named) -> Result<()>) -> Result<()> {
+    if is_collection(path) {
+        return each_named(path, each);
+    }
+    file_games(path)?.into_iter().try_for_each(&mut each)
+}
+
 fn logged(text: &str, path: &std::path::Path) -> Result<Vec<Named>> {
     Ok(read_games(text)
         .with_context(|| format!("bad log {}", path.display()))?

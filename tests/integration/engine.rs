@@ -314,6 +314,68 @@ fn a_book_is_built_shown_and_played_from() {
 }
 
 #[test]
+fn a_book_takes_in_the_lines_games_played() {
+    let dir = tempfile::tempdir().unwrap();
+    // f5f4 (the parallel opening) is far from the best: a width-0 book never goes there itself.
+    // Two games of three reach f5f4e3, one of them reflected (d3e3f4c3 is f5f4e3f6 through the
+    // anti-diagonal); one game only reaches f5f6.
+    let games = dir.path().join("games.txt");
+    std::fs::write(&games, "f5f4e3f6\nd3e3f4c3\nf5f6e6\n").unwrap();
+    let build = |book: &std::path::Path, with_games: bool| {
+        let mut command = common::othello(["book", "build", "--out"]);
+        command
+            .arg(book)
+            .args(["--plies", "4", "--depth", "2", "--width", "0", "-j", "1"]);
+        if with_games {
+            command.arg("--games").arg(&games);
+        }
+        let built = command.output().unwrap();
+        assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+        String::from_utf8_lossy(&built.stdout).into_owned()
+    };
+    let show = |book: &std::path::Path, moves: &str| {
+        let shown = common::othello(["book", "show"])
+            .arg(book)
+            .args(["--moves", moves])
+            .output()
+            .unwrap();
+        assert!(shown.status.success(), "{}", String::from_utf8_lossy(&shown.stderr));
+        String::from_utf8_lossy(&shown.stdout).into_owned()
+    };
+    let (own, with) = (dir.path().join("own.txt"), dir.path().join("with-games.txt"));
+    build(&own, false);
+    let said = build(&with, true);
+    assert!(
+        said.contains("the games: 3, reaching 5 positions within 4 plies, 4 of them by at least 2 games"),
+        "{said}"
+    );
+    for line in ["f5f4", "f5f4e3"] {
+        assert!(show(&own, line).starts_with("the book has no moves"), "{line}");
+        let moves = show(&with, line);
+        assert!(
+            moves.lines().count() >= 2 && moves.contains("(depth "),
+            "{line}: {moves}"
+        );
+    }
+    // One game is not enough (--min-games 2 by default), and the engine's own lines stay.
+    assert!(show(&own, "f5f6").starts_with("the book has no moves"));
+    assert!(show(&with, "f5f6").starts_with("the book has no moves"));
+    assert_eq!(show(&own, ""), show(&with, ""));
+    // A bad game file: named, and nothing written.
+    std::fs::write(&games, "f5f4e3f6\nf5f5\n").unwrap();
+    let bad = dir.path().join("bad.txt");
+    let refused = common::othello(["book", "build", "--out"])
+        .arg(&bad)
+        .arg("--games")
+        .arg(&games)
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("games.txt"));
+    assert!(!bad.exists());
+}
+
+#[test]
 fn a_bad_book_is_refused_with_its_line() {
     let dir = tempfile::tempdir().unwrap();
     let book = dir.path().join("book.txt");
