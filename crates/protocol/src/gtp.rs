@@ -296,18 +296,20 @@ impl Session {
             return Ok("pass".to_string());
         }
         self.turn_of(side)?;
+        let asked = std::time::Instant::now();
         let (move_time, threads, settings) = (self.move_time, self.threads, self.settings);
+        // The first move may wait here for the engine still being made: that is its time too.
         let mut engine = self.engine.take(|| new_engine(move_time, threads, &settings));
+        engine.count_time_from(asked);
         engine.set_clock(self.clock_for(side));
         let board = self.game.position().board;
-        let start = std::time::Instant::now();
         let (engine, choice) = self.until_input_ends(move |stop| {
             engine.set_stop(stop);
             let choice = engine.choose(board);
             (engine, choice)
         });
         self.engine.put(engine);
-        self.used[side.index()] += start.elapsed();
+        self.used[side.index()] += asked.elapsed();
         self.game.play(choice.best, None).map_err(|e| e.to_string())?;
         Ok(choice.best.to_string().to_uppercase())
     }

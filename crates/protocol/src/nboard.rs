@@ -271,7 +271,10 @@ impl<W: Write + Send + 'static> Session<W> {
             analyst
         });
         analyst.set_stop(stop.clone());
+        // The first move may wait here for the engine still being made: that is its time too.
+        let asked = Instant::now();
         let mut engine = self.engine.take(|| new_engine(threads, &settings));
+        engine.count_time_from(asked);
         engine.set_stop(stop);
         let side = self.game.position().to_move;
         // The increments of the moves made are not counted back: the clock errs on the safe side.
@@ -286,7 +289,7 @@ impl<W: Write + Send + 'static> Session<W> {
                 let mut output = output.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
                 let _ = super::send(&mut *output, text);
             };
-            let clock = Instant::now();
+            let clock = asked;
             let status = game.status();
             let board = game.position().board;
             let reply = match (kind, status) {

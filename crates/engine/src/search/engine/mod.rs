@@ -164,6 +164,8 @@ pub struct Engine {
     limits: Limits,
     /// A game clock for the next move, if it plays on one: it then replaces a time a move.
     clock: Option<Clock>,
+    /// When the controller asked for the next move, if that was before its search starts.
+    asked: Option<Instant>,
     /// The root of the iteration under way, and the best move it finished if it was cut off.
     root: Board,
     root_depth: u32,
@@ -225,6 +227,7 @@ impl Engine {
             nodes: 0,
             limits: Limits::new(CHECK_EVERY),
             clock: None,
+            asked: None,
             root: Board::START,
             root_depth: 0,
             root_partial: None,
@@ -271,6 +274,13 @@ impl Engine {
         self.clock = clock;
     }
 
+    /// Counts the next move's time from `asked`, when the controller asked for it, rather than
+    /// from the search's start: what the front end spends first (a session waiting for the engine
+    /// it is still making) comes out of the move's own time, not on top of it.
+    pub fn count_time_from(&mut self, asked: Instant) {
+        self.asked = Some(asked);
+    }
+
     /// The time for a move in a position with `empties` empty squares, if the engine is timed.
     fn move_time(&self, empties: u32) -> Option<MoveTime> {
         match (self.config.budget, self.clock) {
@@ -302,10 +312,11 @@ impl Engine {
     /// The engine's move in a position where the side to move has one. With a single legal move the
     /// engine still searches, briefly, so that it can say what the position is worth.
     pub fn choose(&mut self, board: Board) -> EngineChoice {
+        let asked = self.asked.take();
         if let Some(choice) = self.book_move(board) {
             return choice;
         }
-        let start = Instant::now();
+        let start = asked.map_or_else(Instant::now, |asked| asked.min(Instant::now()));
         let moves = board.moves();
         let first = moves.first().expect("the engine is only asked when a move exists");
         let empties = board.empty_count();
@@ -460,6 +471,7 @@ impl Engine {
                     nodes: 0,
                     limits,
                     clock: None,
+                    asked: None,
                     root: board,
                     root_depth: 0,
                     root_partial: None,

@@ -140,3 +140,22 @@ fn the_hand_made_engine_is_never_selective() {
             .selective
     );
 }
+
+/// A move's time counts from when it was asked for: a session that waited for its engine (being
+/// made on another thread) has that much less to search, and a move asked for longer ago than its
+/// whole time is answered at once, with a legal move.
+#[test]
+fn a_move_asked_for_before_its_search_started_has_only_what_is_left_of_its_time() {
+    let board = midgame();
+    let mut engine = Engine::with_budget(Budget::Time(Duration::from_secs(30)));
+    let asked = Instant::now()
+        .checked_sub(Duration::from_secs(60))
+        .expect("a minute since the machine started");
+    let started = Instant::now();
+    engine.count_time_from(asked);
+    let choice = engine.choose(board);
+    assert!(board.moves().contains(choice.best));
+    assert!(started.elapsed() < Duration::from_secs(15), "{:?}", started.elapsed());
+    // Only that move: the next one has its whole time again.
+    assert!(engine.asked.is_none());
+}
