@@ -401,7 +401,7 @@ def main():
     parser.add_argument("--openings", type=int, default=8, help="random plies, each opening played with both colours")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--record", help="a file to append each game's line to, as it ends: its number, A's colour, "
-                        "the discs and the moves (a transcript `othello analyze --moves` reads)")
+                        "the discs, A's first (A=white 40-24: A, white, has 40), and the moves (a transcript `othello analyze --moves` reads)")
     parser.add_argument("--opening-file", help="openings, a transcript at the start of each line (# begins a comment), "
                         "taken in order instead of random ones")
     parser.add_argument("--skip", type=int, default=0, help="with --opening-file, the lines of openings to pass over")
